@@ -1,0 +1,150 @@
+"""Actions (table-json.md, "Actions"): parse JSON into typed values and back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, parse_cards
+from .errors import IllegalActionError
+from .melds import parse_meld_key
+
+MAX_CARDS_IN_ACTION = 120  # more than any deck: a longer list is malformed, not slow
+
+
+def _bad(message: str) -> IllegalActionError:
+    return IllegalActionError("invalid_action", message)
+
+
+@dataclass(frozen=True)
+class Draw:
+    type: str = "draw"
+
+
+@dataclass(frozen=True)
+class Pickup:
+    cards: tuple[Card, ...] | None = None
+    melds: tuple[tuple[Card, ...], ...] = ()
+    type: str = "pickup"
+
+
+@dataclass(frozen=True)
+class Meld:
+    melds: tuple[tuple[Card, ...], ...] = ()
+    add: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    type: str = "meld"
+
+
+@dataclass(frozen=True)
+class Discard:
+    card: Card = ""
+    type: str = "discard"
+
+
+@dataclass(frozen=True)
+class AskPartner:
+    type: str = "ask_partner"
+
+
+@dataclass(frozen=True)
+class Answer:
+    yes: bool = False
+    type: str = field(default="answer")
+
+
+Action = Draw | Pickup | Meld | Discard | AskPartner | Answer
+
+_ALLOWED_KEYS = {
+    "draw": {"type"},
+    "pickup": {"type", "cards", "melds"},
+    "meld": {"type", "melds", "add"},
+    "discard": {"type", "card"},
+    "ask_partner": {"type"},
+    "answer": {"type", "yes"},
+}
+
+
+def _melds(value: Any) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list):
+        raise _bad("melds must be a list of lists of card codes")
+    out = tuple(tuple(parse_cards(m, what="each meld")) for m in value)
+    if sum(len(m) for m in out) > MAX_CARDS_IN_ACTION:
+        raise _bad("too many cards in one action")
+    return out
+
+
+def parse_action(data: Any) -> Action:
+    """Read an action object; anything malformed is `invalid_action`."""
+    if isinstance(data, Draw | Pickup | Meld | Discard | AskPartner | Answer):
+        return data
+    if not isinstance(data, Mapping):
+        raise _bad("an action must be a JSON object with a type")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
+        raise _bad(f"unknown action type {kind!r}")
+    extra = set(data) - _ALLOWED_KEYS[kind]
+    if extra:
+        raise _bad(f"unexpected keys in {kind}: {', '.join(sorted(map(str, extra)))}")
+    if kind == "draw":
+        return Draw()
+    if kind == "pickup":
+        cards = None
+        if data.get("cards") is not None:
+            cards = tuple(parse_cards(data["cards"], what="pickup cards"))
+            if not cards:
+                raise _bad("pickup cards must name hand cards, or be left out")
+            if len(cards) > MAX_CARDS_IN_ACTION:
+                raise _bad("too many cards in one action")
+        return Pickup(cards=cards, melds=_melds(data.get("melds", [])))
+    if kind == "meld":
+        add_raw = data.get("add", {})
+        if not isinstance(add_raw, Mapping):
+            raise _bad("add must be an object keyed by meld rank")
+        add: list[tuple[str, tuple[Card, ...]]] = []
+        for raw_key, raw_cards in add_raw.items():
+            key = parse_meld_key(raw_key)
+            if any(k == key for k, _ in add):
+                raise _bad(f"add names the {key} meld twice")
+            cards = tuple(parse_cards(raw_cards, what=f"cards added to {key}"))
+            if not cards:
+                raise _bad(f"add to {key} names no cards")
+            add.append((key, cards))
+        melds = _melds(data.get("melds", []))
+        if not melds and not add:
+            raise _bad("a meld action needs melds or add")
+        if sum(len(m) for m in melds) + sum(len(c) for _, c in add) > MAX_CARDS_IN_ACTION:
+            raise _bad("too many cards in one action")
+        return Meld(melds=melds, add=tuple(add))
+    if kind == "discard":
+        cards = parse_cards([data.get("card")], what="discard card")
+        return Discard(card=cards[0])
+    if kind == "ask_partner":
+        return AskPartner()
+    yes = data.get("yes")
+    if not isinstance(yes, bool):
+        raise _bad("answer needs yes: true or false")
+    return Answer(yes=yes)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """Canonical JSON form of an action."""
+    if isinstance(action, Pickup):
+        out: dict[str, Any] = {"type": "pickup"}
+        if action.cards is not None:
+            out["cards"] = list(action.cards)
+        if action.melds:
+            out["melds"] = [list(m) for m in action.melds]
+        return out
+    if isinstance(action, Meld):
+        out = {"type": "meld"}
+        if action.melds:
+            out["melds"] = [list(m) for m in action.melds]
+        if action.add:
+            out["add"] = {k: list(c) for k, c in action.add}
+        return out
+    if isinstance(action, Discard):
+        return {"type": "discard", "card": action.card}
+    if isinstance(action, Answer):
+        return {"type": "answer", "yes": action.yes}
+    return {"type": action.type}

@@ -1,0 +1,124 @@
+"""Card codes (table-json.md, "Cards") and the canonical deck (fair-shuffle.md).
+
+A card is its canonical code string: ``"7H"``, ``"TS"``, ``"JK"``. Strings are
+small, hashable, immutable and print as themselves, so no wrapper class is
+needed; this module is the one place that knows their grammar.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .errors import IllegalActionError
+
+Card = str
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+JOKER: Card = "JK"
+# Meld keys besides natural ranks (table-json.md, "melds").
+TWOS_KEY = "2"
+JOKER_MELD_KEY = "W"
+BLACK_THREE_KEY = "3"
+# Natural meld ranks in the order table-json.md lists them (A K Q J T 9 ... 4).
+NATURAL_RANKS = "AKQJT98765 4".replace(" ", "")
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+RED_THREES: frozenset[Card] = frozenset({"3H", "3D"})
+BLACK_THREES: frozenset[Card] = frozenset({"3S", "3C"})
+ALL_CODES: frozenset[Card] = frozenset([r + s for s in SUITS for r in RANKS] + [JOKER])
+
+
+def parse_card(text: object) -> Card:
+    """Read one card code: case-insensitive, ``10`` for ``T`` (table-json.md)."""
+    if not isinstance(text, str):
+        raise IllegalActionError("invalid_action", f"card code must be a string, got {text!r}")
+    code = text.strip().upper()
+    if code.startswith("10"):
+        code = "T" + code[2:]
+    if code and code[-1] in "♠♥♦♣":
+        code = code[:-1] + SUIT_SYMBOLS[code[-1]]
+    if code not in ALL_CODES:
+        raise IllegalActionError("invalid_action", f"unknown card code {text!r}")
+    return code
+
+
+def parse_cards(value: object, *, what: str = "cards") -> list[Card]:
+    if not isinstance(value, list):
+        raise IllegalActionError("invalid_action", f"{what} must be a list of card codes")
+    return [parse_card(item) for item in value]
+
+
+def rank(card: Card) -> str:
+    """The rank character; ``"JK"`` for a joker."""
+    return "JK" if card == JOKER else card[0]
+
+
+def is_joker(card: Card) -> bool:
+    return card == JOKER
+
+
+def is_two(card: Card) -> bool:
+    return card != JOKER and card[0] == "2"
+
+
+def is_wild(card: Card) -> bool:
+    """Jokers and 2s are wild in every variant (classic.md §2, variants.md)."""
+    return card == JOKER or card[0] == "2"
+
+
+def is_three(card: Card) -> bool:
+    return card != JOKER and card[0] == "3"
+
+
+def is_red_three(card: Card) -> bool:
+    return card in RED_THREES
+
+
+def is_black_three(card: Card) -> bool:
+    return card in BLACK_THREES
+
+
+def is_natural(card: Card) -> bool:
+    """A natural card of a meldable rank: 4 ... A (classic.md §2)."""
+    return card != JOKER and card[0] in NATURAL_RANKS
+
+
+def canonical_deck(packs: int, jokers: int) -> list[Card]:
+    """Unshuffled deck (fair-shuffle.md): per pack suits S H D C, each A 2 ... K; then jokers."""
+    deck = [r + s for _ in range(packs) for s in SUITS for r in RANKS]
+    return deck + [JOKER] * jokers
+
+
+def count(cards: Iterable[Card]) -> Counter[Card]:
+    return Counter(cards)
+
+
+def remove_cards(hand: list[Card], cards: Iterable[Card]) -> list[Card]:
+    """A copy of ``hand`` without ``cards`` (a multiset difference); the caller checked presence."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return rest
+
+
+def missing_cards(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
+    """Cards of ``cards`` that ``hand`` does not hold (often enough)."""
+    need = Counter(cards)
+    have = Counter(hand)
+    return sorted((need - have).elements())
+
+
+# Sort order for hands shown to people: by rank high to low, wilds last.
+_DISPLAY_ORDER = {r: i for i, r in enumerate("AKQJT98765433" + "2")}
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    if card == JOKER:
+        return (99, 0)
+    return (_DISPLAY_ORDER.get(card[0], 50), SUITS.index(card[1]))
+
+
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=sort_key)

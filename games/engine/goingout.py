@@ -1,0 +1,122 @@
+"""Finding a way to go out now (for "may I go out?" and for bots).
+
+Constructive: the answer is a list of actions that the engine has accepted, so
+a "yes" never leaves a player without a legal way to finish (classic.md §13).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .cards import JOKER_MELD_KEY, Card, is_black_three, is_wild
+from .errors import EngineError
+from .table import Table
+
+
+def _wild_order(cards: list[Card], rules_value: Any) -> list[Card]:
+    # Cheap wild cards first, so jokers are kept for where they are needed.
+    return sorted(cards, key=rules_value)
+
+
+def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None:
+    rules = t.rules
+    side = t.melds[t.side_of(t.turn)]
+    naturals: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    threes: list[Card] = []
+    for card in rest:
+        if is_black_three(card):
+            threes.append(card)
+        elif is_wild(card):
+            wilds.append(card)
+        else:
+            naturals.setdefault(card[0], []).append(card)
+    new: dict[str, list[Card]] = {}
+    add: dict[str, list[Card]] = {}
+    for rank, cards in naturals.items():
+        if rank in side:
+            add[rank] = list(cards)
+        elif len(cards) >= 2:
+            new[rank] = list(cards)
+        else:
+            return None
+    if threes:
+        if len(threes) not in rules.black_three_meld_sizes:
+            return None
+        new["3"] = threes
+    wilds = _wild_order(wilds, rules.card_value)
+
+    def size(rank: str) -> int:
+        return len(side.get(rank, [])) + len(new.get(rank, [])) + len(add.get(rank, []))
+
+    def room(rank: str) -> int:
+        cards = side.get(rank, []) + new.get(rank, []) + add.get(rank, [])
+        nat = sum(1 for c in cards if not is_wild(c))
+        return rules.max_wilds(nat) - (len(cards) - nat)
+
+    def put(rank: str, card: Card) -> None:
+        (new if rank in new else add.setdefault(rank, [])).append(card)
+
+    for rank in [r for r in new if r != "3" and len(new[r]) == 2]:
+        if not wilds or room(rank) < 1:
+            return None
+        new[rank].append(wilds.pop(0))
+    ranks = [r for r in list(side) + list(new) if r not in ("3", "2", JOKER_MELD_KEY)]
+    ranks.sort(key=lambda r: -size(r) if prefer_big else abs(7 - size(r)))
+    for rank in ranks:
+        while wilds and room(rank) > 0:
+            put(rank, wilds.pop(0))
+    if wilds:
+        if JOKER_MELD_KEY in side:
+            add.setdefault(JOKER_MELD_KEY, []).extend(wilds)
+        elif rules.joker_meld and len(wilds) >= 3:
+            new[JOKER_MELD_KEY] = wilds
+        else:
+            return None
+    action: dict[str, Any] = {"type": "meld"}
+    if new:
+        action["melds"] = list(new.values())
+    if add:
+        action["add"] = {k: v for k, v in add.items() if v}
+    return action
+
+
+def find_going_out(t: Table) -> list[dict[str, Any]] | None:
+    """Actions (a meld, then maybe a discard) with which the current player goes out now."""
+    from .play import apply
+
+    if t.phase != "play" or t.over:
+        return None
+    probe = t.copy()
+    probe.go_out = None  # look for any way out, whatever was answered
+    hand = probe.hands[probe.turn]
+    discards: list[Card | None] = list(Counter(hand))
+    if not t.rules.final_discard_required:
+        discards.insert(0, None)
+    for discard in discards:
+        rest = list(hand)
+        if discard is not None:
+            rest.remove(discard)
+        for prefer_big in (True, False):
+            steps: list[dict[str, Any]] = []
+            if rest:
+                meld = _plan(probe, rest, prefer_big)
+                if meld is None:
+                    break
+                steps.append(meld)
+            if discard is not None:
+                steps.append({"type": "discard", "card": discard})
+            if _plays_out(probe, steps, apply):
+                return steps
+    return None
+
+
+def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Any) -> bool:
+    table = t
+    try:
+        for step in steps:
+            table = apply(table, table.turn, step).table
+    except EngineError:
+        return False
+    return table.over and table.ended is not None and table.ended.get("reason") == "went_out"

@@ -1,0 +1,259 @@
+"""Legal-action enumeration for bots and user interfaces.
+
+Meld actions can combine any number of melds, so they are not listed
+exhaustively: `legal_actions` lists every draw/pickup way, each single new
+meld (with all naturals of its rank and 0..max wild cards), each single
+addition, a combined initial meld when one is needed, a way to go out when
+there is one, and every discard. Every listed action has been accepted by
+`play.apply`; `is_legal` answers for any action at all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import BLACK_THREE_KEY, JOKER_MELD_KEY, TWOS_KEY, Card, is_black_three, is_two, is_wild
+from .errors import EngineError
+from .goingout import find_going_out
+from .play import apply, is_legal, minimum, must_take_pile
+from .table import Table
+
+ActionJSON = dict[str, Any]
+
+
+@dataclass
+class LegalActions:
+    seat: int
+    draw: bool = False
+    pickups: list[ActionJSON] = field(default_factory=list)
+    melds: list[ActionJSON] = field(default_factory=list)
+    adds: list[ActionJSON] = field(default_factory=list)
+    going_out: list[ActionJSON] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)
+    ask_partner: bool = False
+    answers: list[ActionJSON] = field(default_factory=list)
+
+    def actions(self) -> list[ActionJSON]:
+        out: list[ActionJSON] = []
+        if self.draw:
+            out.append({"type": "draw"})
+        out += self.pickups + self.melds + self.adds
+        out += [{"type": "discard", "card": c} for c in self.discards]
+        if self.ask_partner:
+            out.append({"type": "ask_partner"})
+        return out + self.answers
+
+    def __iter__(self) -> Iterator[ActionJSON]:
+        return iter(self.actions())
+
+    def __len__(self) -> int:
+        return len(self.actions())
+
+    def count(self) -> int:
+        return len(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "draw": self.draw,
+            "pickups": self.pickups,
+            "melds": self.melds,
+            "adds": self.adds,
+            "going_out": self.going_out,
+            "discards": self.discards,
+            "ask_partner": self.ask_partner,
+            "answers": self.answers,
+        }
+
+
+def legal_actions(t: Table, seat: int | None = None) -> LegalActions:
+    """What ``seat`` (default: the seat to act) may do now."""
+    seat = t.turn if seat is None else seat
+    legal = LegalActions(seat=seat)
+    if t.over or seat != t.turn:
+        return legal
+    if t.phase == "draw":
+        legal.draw = bool(t.stock) or not must_take_pile(t, seat)
+        legal.pickups = pickup_actions(t, seat)
+    elif t.phase == "answer":
+        legal.answers = [{"type": "answer", "yes": True}, {"type": "answer", "yes": False}]
+    elif t.phase == "discard":
+        legal.discards = _discards(t)
+    elif t.phase == "play":
+        legal.melds, legal.adds = _meld_actions(t)
+        out = find_going_out(t) if t.go_out is not False else None
+        if out:
+            legal.going_out = out
+            if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
+                legal.melds.append(out[0])
+        legal.discards = _discards(t)
+        legal.ask_partner = bool(t.settings.get("ask_partner")) and t.go_out is None and bool(out)
+        if legal.ask_partner:
+            legal.ask_partner = is_legal(t, seat, {"type": "ask_partner"})
+    return legal
+
+
+def _accepted(t: Table, action: ActionJSON) -> bool:
+    try:
+        apply(t, t.turn, action)
+    except EngineError:
+        return False
+    return True
+
+
+def _discards(t: Table) -> list[Card]:
+    hand = t.hands[t.turn]
+    return [c for c in dict.fromkeys(hand) if _accepted(t, {"type": "discard", "card": c})]
+
+
+def _pairs(cards: list[Card]) -> list[list[Card]]:
+    """Distinct two-card multisets."""
+    codes = sorted(Counter(cards).items())
+    out: list[list[Card]] = []
+    for i, (a, n) in enumerate(codes):
+        if n >= 2:
+            out.append([a, a])
+        for b, _ in codes[i + 1 :]:
+            out.append([a, b])
+    return out
+
+
+def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[ActionJSON]:
+    """Every way to take the pile now (with an initial meld where one is needed)."""
+    if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
+        return []
+    top = t.discard[-1]
+    if t.rules.is_pile_blocker(top, t.settings):
+        return []
+    hand = t.hands[seat]
+    key = top[0]
+    naturals = [c for c in hand if c[0] == key and not is_wild(c)]
+    wilds = list(dict.fromkeys(c for c in hand if is_wild(c)))
+    options: list[list[Card] | None] = [None]
+    options += _pairs(naturals)
+    options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+    need = minimum(t, t.side_of(seat))
+    found: list[ActionJSON] = []
+    for cards in options:
+        action: ActionJSON = {"type": "pickup"}
+        if cards is not None:
+            action["cards"] = cards
+        if need and cards is not None:
+            value = sum(t.rules.card_value(c) for c in [top, *cards])
+            if value < need:
+                rest = list(hand)
+                for c in cards:
+                    rest.remove(c)
+                extra = best_melds(t, rest, need - value, exclude={key})
+                if extra is None:
+                    continue
+                action["melds"] = extra
+        if _accepted(t, action):
+            found.append(action)
+            if first_only:
+                break
+    return found
+
+
+def _natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    groups: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    for c in hand:
+        if is_wild(c):
+            wilds.append(c)
+        elif not is_black_three(c) and c[0] != "3":
+            groups.setdefault(c[0], []).append(c)
+    wilds.sort(key=t.rules.card_value)  # cheap wilds first
+    return groups, wilds
+
+
+def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list[list[Card]] | None:
+    """New melds from ``hand`` worth at least ``need`` (greedy, most valuable first)."""
+    rules = t.rules
+    groups, wilds = _natural_groups(t, hand)
+    wilds = list(reversed(wilds))  # to reach a minimum, spend the valuable wilds
+    melds: list[list[Card]] = []
+    candidates = sorted(
+        (cards for rank, cards in groups.items() if rank not in exclude and len(cards) >= 2),
+        key=lambda cs: -sum(rules.card_value(c) for c in cs),
+    )
+    for cards in candidates:
+        meld = list(cards)
+        if len(meld) == 2:
+            if not wilds or rules.max_wilds(2) < 1:
+                continue
+            meld.append(wilds.pop(0))
+        melds.append(meld)
+    for meld in melds:
+        nat = sum(1 for c in meld if not is_wild(c))
+        while wilds and (len(meld) - nat) < rules.max_wilds(nat):
+            meld.append(wilds.pop(0))
+    total = sum(rules.card_value(c) for m in melds for c in m)
+    if total < need or not melds:
+        return None
+    # Drop melds that are not needed, cheapest first, to keep cards in hand.
+    for meld in sorted(melds, key=lambda m: sum(rules.card_value(c) for c in m)):
+        value = sum(rules.card_value(c) for c in meld)
+        if total - value >= need and len(melds) > 1:
+            melds.remove(meld)
+            total -= value
+    return melds
+
+
+def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
+    rules = t.rules
+    hand = t.hands[t.turn]
+    side = t.melds[t.side_of(t.turn)]
+    groups, wilds = _natural_groups(t, hand)
+    candidates: list[list[Card]] = []
+    for rank, cards in groups.items():
+        if rank in side or len(cards) < 2:
+            continue
+        for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
+            if len(cards) + k >= 3:
+                candidates.append(cards + wilds[:k])
+    if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
+        candidates.append(wilds[:3])
+        if len(wilds) > 3:
+            candidates.append(list(wilds))
+    if rules.twos_meld and TWOS_KEY not in side:
+        twos = [c for c in hand if is_two(c)]
+        jokers = [c for c in hand if c == "JK"]
+        if len(twos) >= 3:
+            candidates.append(twos)
+        if len(twos) >= 2 and jokers:
+            candidates.append(twos + jokers[: min(2, len(twos) - 1)])
+    threes = [c for c in hand if is_black_three(c)]
+    if len(threes) in rules.black_three_meld_sizes:
+        candidates.append(threes)
+    melds: list[ActionJSON] = []
+    for cards in candidates:
+        action = {"type": "meld", "melds": [cards]}
+        if _accepted(t, action):
+            melds.append(action)
+    need = minimum(t, t.side_of(t.turn))
+    if need and not melds:
+        extra = best_melds(t, hand, need, exclude=set())
+        if extra:
+            action = {"type": "meld", "melds": extra}
+            if _accepted(t, action):
+                melds.append(action)
+    adds: list[ActionJSON] = []
+    for key in side:
+        options: list[list[Card]] = []
+        if key == BLACK_THREE_KEY:
+            continue
+        if key not in (JOKER_MELD_KEY, TWOS_KEY):
+            nat = groups.get(key, [])
+            options += [[c] for c in dict.fromkeys(nat)]
+            if len(nat) > 1:
+                options.append(list(nat))
+        options += [[w] for w in dict.fromkeys(wilds)]
+        for cards in options:
+            action = {"type": "meld", "add": {key: cards}}
+            if _accepted(t, action):
+                adds.append(action)
+    return melds, adds
