@@ -56,7 +56,10 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
         return rules.max_wilds(nat) - (len(cards) - nat)
 
     def put(rank: str, card: Card) -> None:
-        (new if rank in new else add.setdefault(rank, [])).append(card)
+        if rank in new:
+            new[rank].append(card)
+        else:
+            add.setdefault(rank, []).append(card)
 
     for rank in [r for r in new if r != "3" and len(new[r]) == 2]:
         if not wilds or room(rank) < 1:
@@ -88,6 +91,8 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
 
     if t.phase != "play" or t.over:
         return None
+    if not _could_go_out(t):
+        return None
     probe = t.copy()
     probe.go_out = None  # look for any way out, whatever was answered
     hand = probe.hands[probe.turn]
@@ -110,6 +115,28 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
             if _plays_out(probe, steps, apply):
                 return steps
     return None
+
+
+def _could_go_out(t: Table) -> bool:
+    """A quick necessary condition, so that most positions need no search."""
+    rules = t.rules
+    side = t.melds[t.side_of(t.turn)]
+    hand = t.hands[t.turn]
+    counts = Counter(c[0] for c in hand if not is_wild(c) and not is_black_three(c))
+    wilds = sum(1 for c in hand if is_wild(c))
+    threes = sum(1 for c in hand if is_black_three(c))
+    loose = sum(n for rank, n in counts.items() if n == 1 and rank not in side)
+    if threes and threes not in rules.black_three_meld_sizes:
+        loose += threes
+    if loose > 1:  # one loose card can be the discard
+        return False
+    have = sum(1 for k, cards in side.items() if len(cards) >= 7)
+    need = rules.canastas_needed(t.players)
+    if have >= need:
+        return True
+    sizes = {rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)}
+    reachable = sum(1 for size in sizes.values() if size + wilds >= 7)
+    return have + reachable >= need
 
 
 def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Any) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from .cards import BLACK_THREE_KEY, JOKER_MELD_KEY, TWOS_KEY, Card, is_black_three, is_two, is_wild
 from .errors import EngineError
 from .goingout import find_going_out
-from .play import apply, is_legal, minimum, must_take_pile
+from .play import apply, canastas, is_legal, minimum, must_take_pile
 from .table import Table
 
 ActionJSON = dict[str, Any]
@@ -105,8 +105,15 @@ def _accepted(t: Table, action: ActionJSON) -> bool:
 
 
 def _discards(t: Table) -> list[Card]:
+    """Legal discards, decided without trial moves (play._discard has the same rules)."""
     hand = t.hands[t.turn]
-    return [c for c in dict.fromkeys(hand) if _accepted(t, {"type": "discard", "card": c})]
+    if t.phase == "play" and len(hand) == 1:
+        side = t.side_of(t.turn)
+        if canastas(t, side) < t.rules.canastas_needed(t.players) or t.go_out is False:
+            return []
+    elif t.phase == "play" and t.go_out is True:
+        return []
+    return list(dict.fromkeys(hand))
 
 
 def _pairs(cards: list[Card]) -> list[list[Card]]:

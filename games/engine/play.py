@@ -393,6 +393,9 @@ def _ask(t: Table, out: Outcome) -> None:
     partners = t.partners(t.turn)
     if not partners:
         raise _err("invalid_action", "you have no partner to ask")
+    if len(t.hands[t.turn]) < 2:
+        # With one card left a "no" would leave no legal way to end the turn.
+        raise _err("wrong_phase", "ask before you are down to your last card")
     from .goingout import find_going_out
 
     if find_going_out(t) is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import hmac
+import re
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -17,16 +18,14 @@ from .errors import EngineError
 from .variants import VARIANTS, get_rules
 
 _SPACE = 2**256
+_SEED = re.compile(r"[0-9a-f]{64}")
 
 
 def parse_seed(seed_hex: str) -> bytes:
     """A seed is 32 bytes written as 64 lowercase hex characters."""
-    if not isinstance(seed_hex, str) or len(seed_hex) != 64:
-        raise ValueError("a seed is 64 hex characters (32 bytes)")
-    try:
-        return bytes.fromhex(seed_hex)
-    except ValueError:
-        raise ValueError("a seed is 64 hex characters (32 bytes)") from None
+    if not isinstance(seed_hex, str) or not _SEED.fullmatch(seed_hex):
+        raise ValueError("a seed is 64 lowercase hex characters (32 bytes)")
+    return bytes.fromhex(seed_hex)
 
 
 def new_seed() -> str:
