@@ -134,7 +134,9 @@ def _could_go_out(t: Table) -> bool:
     need = rules.canastas_needed(t.players)
     if have >= need:
         return True
-    sizes = {rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)}
+    sizes = {
+        rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)
+    }
     reachable = sum(1 for size in sizes.values() if size + wilds >= 7)
     return have + reachable >= need
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import action_to_json, parse_action
-from .deal import deal
+from .dealing import deal
 from .play import Outcome, apply
 from .scoring import HandResult, score_hand
 from .shuffle import commitment

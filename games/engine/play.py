@@ -121,7 +121,9 @@ def _draw(t: Table, out: Outcome) -> None:
     if not t.stock:
         # classic.md §10 / variants.md (tiles): the stock has run out.
         if t.rules.stock_out == "classic" and must_take_pile(t, seat):
-            raise _err("stock_empty", "the stock is empty and the top card fits a meld: take the pile")
+            raise _err(
+                "stock_empty", "the stock is empty and the top card fits a meld: take the pile"
+            )
         out.events.append({"type": "stock_out", "seat": seat})
         _end_hand(t, out, "stock_exhausted", None)
         return
@@ -136,7 +138,9 @@ def _draw(t: Table, out: Outcome) -> None:
             if not t.stock:
                 # classic.md §6: a red three as the last card ends the hand at once.
                 if drawn:
-                    out.events.append({"type": "draw", "seat": seat, "private": seat, "cards": drawn})
+                    out.events.append(
+                        {"type": "draw", "seat": seat, "private": seat, "cards": drawn}
+                    )
                 _end_hand(t, out, "red_three_last", None)
                 return
             card = t.stock.pop(0)
@@ -170,7 +174,12 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     _check_in_hand(hand, used)
     side_melds = t.melds[side]
     if rules.pile_needs_side_melded and not side_melds:
-        raise _err("cannot_take_pile", "your side must make its initial meld before taking the pile")
+        raise _err(
+            "cannot_take_pile", "your side must make its initial meld before taking the pile"
+        )
+    if not t.stock and rules.stock_out == "tiles":
+        # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
+        raise _err("cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)")
     if len(hand) == 1 and len(t.discard) == 1:
         raise _err("cannot_take_pile", "with one card in hand you may not take a pile of one card")
     key = top[0]
@@ -178,23 +187,43 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
     if act.cards is None:
         if not rules.top_card_alone:
-            raise _err("cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards")
+            raise _err(
+                "cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards"
+            )
         if key not in side_melds:
             raise _err("no_such_meld", f"your side has no {key} meld to add {top} to")
         if frozen:
             raise _err("pile_frozen", f"the pile is frozen: take it with a natural pair of {key}")
     elif rules.freeze == "party" and frozen and key in side_melds:
-        raise _err("pile_frozen", "a frozen pile may be taken only by starting a new meld with the top card")
+        raise _err(
+            "pile_frozen",
+            "a frozen pile may be taken only by starting a new meld with the top card",
+        )
+    elif rules.freeze == "always" and naturals < 2:
+        # tiles: the pile is never frozen, but taking it always needs a natural pair.
+        raise _err("cannot_take_pile", f"taking the pile needs a natural pair of {key} ({top})")
     elif frozen and rules.freeze != "party" and naturals < 2:
         raise _err("pile_frozen", f"the pile is frozen: you need a natural pair of {key} ({top})")
+    elif not rules.top_card_alone and not (naturals >= 2 or (naturals and len(cards) > naturals)):
+        # family: two naturals, or one natural and one wild card, melded with the top card.
+        raise _err(
+            "cannot_take_pile", f"take {top} with two natural cards or one natural and one wild"
+        )
     pile_cards = [top, *cards]
     if meld_key(rules, pile_cards) != key:
         raise _err("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
     rest = t.discard[:-1]
     bonus = [c for c in rest if rules.is_bonus_three(c)]
     incoming = [c for c in rest if not rules.is_bonus_three(c)]
-    _lay(t, out, new_melds=[list(m) for m in act.melds], adds=[], pile=(key, pile_cards),
-         used=used, incoming=incoming)
+    _lay(
+        t,
+        out,
+        new_melds=[list(m) for m in act.melds],
+        adds=[],
+        pile=(key, pile_cards),
+        used=used,
+        incoming=incoming,
+    )
     t.discard = []
     for card in bonus:
         # classic.md §7: red threes in the pile are laid out without replacement.
@@ -213,8 +242,15 @@ def _meld(t: Table, act: Meld, out: Outcome) -> None:
     _require_phase(t, "play")
     used = [c for m in act.melds for c in m] + [c for _, cards in act.add for c in cards]
     _check_in_hand(_hand(t), used)
-    _lay(t, out, new_melds=[list(m) for m in act.melds], adds=[(k, list(c)) for k, c in act.add],
-         pile=None, used=used, incoming=[])
+    _lay(
+        t,
+        out,
+        new_melds=[list(m) for m in act.melds],
+        adds=[(k, list(c)) for k, c in act.add],
+        pile=None,
+        used=used,
+        incoming=[],
+    )
     if not t.hands[t.turn]:
         _go_out(t, out)
 
@@ -249,7 +285,9 @@ def _lay(
     for cards in new_melds:
         key = meld_key(rules, cards)
         if key in melds:
-            raise _err("invalid_meld", f"your side already has a {key} meld: add {' '.join(cards)} to it")
+            raise _err(
+                "invalid_meld", f"your side already has a {key} meld: add {' '.join(cards)} to it"
+            )
         melds[key] = list(cards)
         changed.append(key)
         started.append(key)
@@ -286,7 +324,9 @@ def _lay(
         if rules.final_discard_required:
             raise _err("cannot_go_out", f"in {rules.name} you must go out with a discard")
     elif len(remaining) == 1 and not may_go_out:
-        raise _err("must_keep_card", "you may not go out, so keep two cards: one to discard, one to keep")
+        raise _err(
+            "must_keep_card", "you may not go out, so keep two cards: one to discard, one to keep"
+        )
     if t.go_out is True and remaining and not _can_still_go_out(t, melds, remaining):
         raise _err("must_go_out", "your partner said yes: this would leave you unable to go out")
     # Concealed going out (classic.md §9; party: the side's first meld).
@@ -294,7 +334,9 @@ def _lay(
     continuing = t.concealed_melds is not None
     own = set(started) | set(t.concealed_melds or [])
     clean = all(key in own for key in changed)
-    t.concealed_melds = (list(t.concealed_melds or []) + started) if (fresh or continuing) and clean else None
+    t.concealed_melds = (
+        (list(t.concealed_melds or []) + started) if (fresh or continuing) and clean else None
+    )
     t.melds[side] = melds
     t.hands[seat] = remaining
     t.melded[seat] = True
@@ -353,12 +395,11 @@ def _next_turn(t: Table, out: Outcome) -> None:
     t.go_out = None
     t.turn = (t.turn + 1) % t.players
     t.phase = "draw"
-    if not t.stock:
-        # classic.md §10: the hand ends when the player cannot take the pile;
-        # tiles: the round ends after the turn of the player who drew the last tile.
-        if t.rules.stock_out == "tiles" or not can_take_pile(t, t.turn):
-            out.events.append({"type": "stock_out", "seat": t.turn})
-            _end_hand(t, out, "stock_exhausted", None)
+    # classic.md §10: the hand ends when the player cannot take the pile;
+    # tiles: the round ends after the turn of the player who drew the last tile.
+    if not t.stock and (t.rules.stock_out == "tiles" or not can_take_pile(t, t.turn)):
+        out.events.append({"type": "stock_out", "seat": t.turn})
+        _end_hand(t, out, "stock_exhausted", None)
 
 
 def _go_out(t: Table, out: Outcome) -> None:
@@ -372,7 +413,9 @@ def _go_out(t: Table, out: Outcome) -> None:
     _end_hand(t, out, "went_out", seat, concealed=concealed)
 
 
-def _end_hand(t: Table, out: Outcome, reason: str, went_out: int | None, *, concealed: bool = False) -> None:
+def _end_hand(
+    t: Table, out: Outcome, reason: str, went_out: int | None, *, concealed: bool = False
+) -> None:
     t.phase = "over"
     t.go_out = None
     t.concealed_melds = None
@@ -443,7 +486,9 @@ def used_counts(action: Action) -> Counter[Card]:
     if isinstance(action, Pickup):
         return Counter(list(action.cards or ()) + [c for m in action.melds for c in m])
     if isinstance(action, Meld):
-        return Counter([c for m in action.melds for c in m] + [c for _, cs in action.add for c in cs])
+        return Counter(
+            [c for m in action.melds for c in m] + [c for _, cs in action.add for c in cs]
+        )
     if isinstance(action, Discard):
         return Counter([action.card])
     return Counter()

@@ -65,9 +65,9 @@ def random_action(t: Table, rng: random.Random) -> ActionJSON:
         out = find_going_out(t)
         if out:
             return out[0]
-    if t.settings.get("ask_partner") and t.go_out is None and rng.random() < 0.05:
-        if find_going_out(t) and len(t.hands[seat]) >= 2:
-            return {"type": "ask_partner"}
+    asking = t.settings.get("ask_partner") and t.go_out is None and rng.random() < 0.05
+    if asking and len(t.hands[seat]) >= 2 and find_going_out(t):
+        return {"type": "ask_partner"}
     if rng.random() < 0.5:
         candidate = _meld_candidate(t, rng)
         if candidate is not None:

@@ -38,7 +38,11 @@ class ScenarioFailure(Exception):
 
 
 def _norm_cards(value: Any) -> Any:
-    return sorted(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+    return (
+        sorted(value)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value)
+        else value
+    )
 
 
 def _same(key: str, expected: Any, actual: Any) -> bool:
@@ -49,7 +53,8 @@ def _same(key: str, expected: Any, actual: Any) -> bool:
         if not isinstance(expected, list) or len(expected) != len(actual):
             return False
         return all(
-            Counter(str(c).upper() for c in e) == Counter(a) for e, a in zip(expected, actual, strict=True)
+            Counter(str(c).upper() for c in e) == Counter(a)
+            for e, a in zip(expected, actual, strict=True)
         )
     if key == "melds":
         if not isinstance(expected, list) or len(expected) != len(actual):
@@ -71,7 +76,9 @@ def _compare(where: str, expected: dict[str, Any], table: Table) -> None:
         if key not in actual:
             raise ScenarioFailure(f"{where}: table has no key {key!r}")
         if not _same(key, value, actual[key]):
-            raise ScenarioFailure(f"{where}: {key} is {json.dumps(actual[key])}, expected {json.dumps(value)}")
+            raise ScenarioFailure(
+                f"{where}: {key} is {json.dumps(actual[key])}, expected {json.dumps(value)}"
+            )
 
 
 def run_scenario(data: dict[str, Any]) -> None:
@@ -87,13 +94,17 @@ def run_scenario(data: dict[str, Any]) -> None:
             outcome = apply(table, step.get("seat", table.turn), step.get("action"))
         except EngineError as exc:
             if expected_error is None:
-                raise ScenarioFailure(f"step {index}: rejected with {exc.code}: {exc.message}") from None
+                raise ScenarioFailure(
+                    f"step {index}: rejected with {exc.code}: {exc.message}"
+                ) from None
             if expected_error not in ("*", exc.code):
                 raise ScenarioFailure(
                     f"step {index}: rejected with {exc.code} ({exc.message}), expected {expected_error}"
                 ) from None
             if table.to_json() != before:
-                raise ScenarioFailure(f"step {index}: a rejected action changed the table")
+                raise ScenarioFailure(
+                    f"step {index}: a rejected action changed the table"
+                ) from None
             continue
         if expected_error is not None:
             raise ScenarioFailure(f"step {index}: accepted, expected error {expected_error}")
@@ -104,7 +115,9 @@ def run_scenario(data: dict[str, Any]) -> None:
     if "table" in expect:
         _compare("expect.table", expect["table"], table)
     if "hand_over" in expect and expect["hand_over"] != table.over:
-        raise ScenarioFailure(f"expect.hand_over: the hand is {'over' if table.over else 'not over'}")
+        raise ScenarioFailure(
+            f"expect.hand_over: the hand is {'over' if table.over else 'not over'}"
+        )
     if "result" in expect:
         if not table.over:
             raise ScenarioFailure("expect.result: the hand is not over")

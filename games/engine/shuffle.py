@@ -63,6 +63,9 @@ def shuffle(seed_hex: str, deck: Sequence[Card]) -> list[Card]:
     return cards
 
 
+shuffle_deck = shuffle  # the name the package exports (`shuffle` is this module)
+
+
 def shuffled_deck(seed_hex: str, variant: str) -> list[Card]:
     return shuffle(seed_hex, get_rules(variant).deck())
 

@@ -79,7 +79,9 @@ class Table:
 
     def partners(self, seat: int) -> list[int]:
         """The other seats of ``seat``'s side."""
-        return [s for s in range(self.players) if s != seat and self.side_of(s) == self.side_of(seat)]
+        return [
+            s for s in range(self.players) if s != seat and self.side_of(s) == self.side_of(seat)
+        ]
 
     @property
     def over(self) -> bool:
@@ -213,10 +215,15 @@ def from_json(data: Any) -> Table:
     for s in scores:
         if isinstance(s, bool) or not isinstance(s, int):
             raise InvalidTableError(f"scores must be integers, got {s!r}")
-    hands = [_card_list(h, f"hands[{i}]") for i, h in enumerate(_per(data.get("hands"), players, "hands"))]
+    hands = [
+        _card_list(h, f"hands[{i}]")
+        for i, h in enumerate(_per(data.get("hands"), players, "hands"))
+    ]
     for i, hand in enumerate(hands):
         if any(is_red_three(c) for c in hand):
-            raise InvalidTableError(f"hands[{i}] holds a red three; red threes are laid out at once")
+            raise InvalidTableError(
+                f"hands[{i}] holds a red three; red threes are laid out at once"
+            )
     stock = _card_list(data.get("stock"), "stock")
     discard = _card_list(data.get("discard"), "discard")
     melds: list[dict[str, list[Card]]] = []
@@ -308,7 +315,9 @@ def _read_extensions(table: Table, data: Mapping[str, Any]) -> None:
             raise InvalidTableError("ended must be {reason, went_out, concealed} with phase over")
         went_out = ended.get("went_out")
         if went_out is not None and (
-            isinstance(went_out, bool) or not isinstance(went_out, int) or not 0 <= went_out < table.players
+            isinstance(went_out, bool)
+            or not isinstance(went_out, int)
+            or not 0 <= went_out < table.players
         ):
             raise InvalidTableError("ended.went_out must be a seat or null")
         table.ended = {

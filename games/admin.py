@@ -1,0 +1,1 @@
+# Admin registrations for the game models arrive with the models.
