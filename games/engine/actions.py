@@ -54,6 +54,7 @@ class Answer:
 
 
 Action = Draw | Pickup | Meld | Discard | AskPartner | Answer
+_ACTION_TYPES = (Draw, Pickup, Meld, Discard, AskPartner, Answer)
 
 _ALLOWED_KEYS = {
     "draw": {"type"},
@@ -76,7 +77,7 @@ def _melds(value: Any) -> tuple[tuple[Card, ...], ...]:
 
 def parse_action(data: Any) -> Action:
     """Read an action object; anything malformed is `invalid_action`."""
-    if isinstance(data, Draw | Pickup | Meld | Discard | AskPartner | Answer):
+    if isinstance(data, _ACTION_TYPES):
         return data
     if not isinstance(data, Mapping):
         raise _bad("an action must be a JSON object with a type")
@@ -117,8 +118,7 @@ def parse_action(data: Any) -> Action:
             raise _bad("too many cards in one action")
         return Meld(melds=melds, add=tuple(add))
     if kind == "discard":
-        cards = parse_cards([data.get("card")], what="discard card")
-        return Discard(card=cards[0])
+        return Discard(card=parse_cards([data.get("card")], what="discard card")[0])
     if kind == "ask_partner":
         return AskPartner()
     yes = data.get("yes")

@@ -105,9 +105,14 @@ def remove_cards(hand: list[Card], cards: Iterable[Card]) -> list[Card]:
 
 def missing_cards(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
     """Cards of ``cards`` that ``hand`` does not hold (often enough)."""
-    need = Counter(cards)
-    have = Counter(hand)
-    return sorted((need - have).elements())
+    rest = list(hand)
+    missing: list[Card] = []
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            missing.append(card)
+    return sorted(missing)
 
 
 # Sort order for hands shown to people: by rank high to low, wilds last.

@@ -260,7 +260,7 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
                 options.append(list(nat))
         options += [[w] for w in dict.fromkeys(wilds)]
         for cards in options:
-            action = {"type": "meld", "add": {key: cards}}
-            if _accepted(t, action):
-                adds.append(action)
+            addition: ActionJSON = {"type": "meld", "add": {key: cards}}
+            if _accepted(t, addition):
+                adds.append(addition)
     return melds, adds

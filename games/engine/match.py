@@ -50,9 +50,7 @@ class Match:
         self.players = players
         self.options = dict(options or {})
         self.settings = self.rules.resolve_options(self.options)
-        self._next_seed: Callable[[], str] = (
-            seeds if callable(seeds) else iter(seeds).__next__  # type: ignore[assignment]
-        )
+        self._next_seed: Callable[[], str] = seeds if callable(seeds) else iter(seeds).__next__
         self.totals = [0] * self.rules.sides(players)
         self.hands: list[HandRecord] = []
         self.table: Table | None = None
@@ -68,7 +66,10 @@ class Match:
         if self.over:
             raise MatchOverError("the match is over")
         number = len(self.hands) + 1
-        seed = self._next_seed()
+        try:
+            seed = self._next_seed()
+        except StopIteration:
+            raise ValueError(f"no seed was given for hand {number}") from None
         self.hands.append(HandRecord(number=number, seed=seed, commitment=commitment(seed)))
         self.table = deal(
             self.rules.name,
