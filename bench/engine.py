@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import Match, deal  # noqa: E402
-from games.engine.randomplay import play_random_hand  # noqa: E402
+from games.engine import Match, deal
+from games.engine.randomplay import play_random_hand
 
 
 def seed_from(rng: random.Random) -> str:
