@@ -1,0 +1,133 @@
+"""Laying melds and additions, all or nothing (classic.md §5, §8, §9)."""
+
+from __future__ import annotations
+
+from .actions import Meld
+from .cards import Card, is_wild
+from .melds import canasta_kind, cards_value, check_meld, meld_key
+from .table import Table
+from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase, why_not_out
+
+# --- melding ----------------------------------------------------------------------------
+
+
+def _meld(t: Table, act: Meld, out: Outcome) -> None:
+    _require_phase(t, "play")
+    used = [c for m in act.melds for c in m] + [c for _, cards in act.add for c in cards]
+    _check_in_hand(_hand(t), used)
+    lay(
+        t,
+        out,
+        new_melds=[list(m) for m in act.melds],
+        adds=[(k, list(c)) for k, c in act.add],
+        pile=None,
+        used=used,
+        incoming=[],
+    )
+    if not t.hands[t.turn]:
+        _go_out(t, out)
+
+
+def lay(
+    t: Table,
+    out: Outcome,
+    *,
+    new_melds: list[list[Card]],
+    adds: list[tuple[str, list[Card]]],
+    pile: tuple[str, list[Card]] | None,
+    used: list[Card],
+    incoming: list[Card],
+) -> None:
+    """Lay melds and additions for the current player, all or nothing (classic.md §5, §8, §9)."""
+    rules = t.rules
+    seat = t.turn
+    side = t.side_of(seat)
+    before = t.melds[side]
+    had_melded = bool(before)
+    melds = dict(before)
+    changed: list[str] = []
+    started: list[str] = []
+    laid_value = 0
+    if pile is not None:
+        key, cards = pile
+        melds[key] = before.get(key, []) + cards
+        changed.append(key)
+        if key not in before:
+            started.append(key)
+        laid_value += cards_value(rules, cards)
+    for cards in new_melds:
+        key = meld_key(rules, cards)
+        if key in melds:
+            raise _err(
+                "invalid_meld", f"your side already has a {key} meld: add {' '.join(cards)} to it"
+            )
+        melds[key] = list(cards)
+        changed.append(key)
+        started.append(key)
+        laid_value += cards_value(rules, cards)
+    for key, cards in adds:
+        if key not in melds:
+            raise _err("no_such_meld", f"your side has no {key} meld to add {' '.join(cards)} to")
+        if any(meld_key(rules, [c]) not in (key,) for c in cards if not is_wild(c)):
+            raise _err("invalid_meld", f"{' '.join(cards)} do not belong to the {key} meld")
+        melds[key] = melds[key] + cards
+        if key not in changed:
+            changed.append(key)
+        laid_value += cards_value(rules, cards)
+    remaining = list(t.hands[seat])
+    for card in used:
+        remaining.remove(card)
+    remaining += incoming
+    canasta_count = sum(1 for k, c in melds.items() if canasta_kind(k, c))
+    may_go_out = canasta_count >= rules.canastas_needed(t.players) and t.go_out is not False
+    # Black threes meld only by a player going out (classic.md §5): at most one card left.
+    going_out = may_go_out and len(remaining) <= 1
+    for key in changed:
+        check_meld(rules, key, melds[key], going_out=going_out)
+    if not had_melded:
+        need = rules.minimum_for_score(t.scores[side])
+        if laid_value < need:
+            raise _err(
+                "initial_meld_too_low",
+                f"your side's first meld must be worth {need}; these cards are worth {laid_value}",
+            )
+    if not remaining:
+        if not may_go_out:
+            raise _err("cannot_go_out", why_not_out(t, canasta_count))
+        if rules.final_discard_required:
+            raise _err("cannot_go_out", f"in {rules.name} you must go out with a discard")
+    elif len(remaining) == 1 and not may_go_out:
+        raise _err(
+            "must_keep_card", "you may not go out, so keep two cards: one to discard, one to keep"
+        )
+    if t.go_out is True and remaining and not _can_still_go_out(t, melds, remaining):
+        raise _err("must_go_out", "your partner said yes: this would leave you unable to go out")
+    # Concealed going out (classic.md §9; party: the side's first meld).
+    fresh = (not had_melded) if rules.concealed_scope == "side" else not t.melded[seat]
+    continuing = t.concealed_melds is not None
+    own = set(started) | set(t.concealed_melds or [])
+    clean = all(key in own for key in changed)
+    t.concealed_melds = (
+        (list(t.concealed_melds or []) + started) if (fresh or continuing) and clean else None
+    )
+    t.melds[side] = melds
+    t.hands[seat] = remaining
+    t.melded[seat] = True
+    out.events.append(
+        {
+            "type": "meld",
+            "seat": seat,
+            "melds": [list(m) for m in new_melds],
+            "add": {k: list(c) for k, c in adds},
+        }
+    )
+
+
+def _can_still_go_out(t: Table, melds: dict[str, list[Card]], remaining: list[Card]) -> bool:
+    from .goingout import find_going_out
+
+    probe = t.copy()
+    probe.melds[t.side_of(t.turn)] = melds
+    probe.hands[t.turn] = list(remaining)
+    probe.melded[t.turn] = True
+    return find_going_out(probe) is not None

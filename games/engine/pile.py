@@ -1,0 +1,122 @@
+"""Taking the discard pile (classic.md §7, §10; variants.md)."""
+
+from __future__ import annotations
+
+from .actions import Pickup
+from .cards import is_wild
+from .laying import lay
+from .melds import meld_key
+from .table import Table
+from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase, lay_out_red_three
+
+
+def pile_frozen(t: Table, side: int) -> bool:
+    """Frozen for ``side`` (classic.md §7; party's wild-card freeze; tiles always needs a pair)."""
+    rules = t.rules
+    if rules.freeze == "none":
+        return False
+    if rules.freeze == "always":
+        return True
+    if rules.freeze == "classic" and not t.melds[side]:
+        return True
+    return any(rules.freezes_pile(c, t.settings) for c in t.discard)
+
+
+# --- taking the pile -----------------------------------------------------------------
+
+
+def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+    _require_phase(t, "draw")
+    rules = t.rules
+    seat = t.turn
+    side = t.side_of(seat)
+    if not t.discard:
+        raise _err("pile_empty", "the discard pile is empty")
+    top = t.discard[-1]
+    if rules.is_pile_blocker(top, t.settings):
+        raise _err("pile_blocked", f"{top} on top of the pile blocks it")
+    hand = _hand(t)
+    cards = list(act.cards) if act.cards is not None else []
+    used = cards + [c for m in act.melds for c in m]
+    _check_in_hand(hand, used)
+    side_melds = t.melds[side]
+    if rules.pile_needs_side_melded and not side_melds:
+        raise _err(
+            "cannot_take_pile", "your side must make its initial meld before taking the pile"
+        )
+    if not t.stock and rules.stock_out == "tiles":
+        # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
+        raise _err("cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)")
+    if len(hand) == 1 and len(t.discard) == 1:
+        raise _err("cannot_take_pile", "with one card in hand you may not take a pile of one card")
+    key = top[0]
+    frozen = pile_frozen(t, side)
+    naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
+    if act.cards is None:
+        if not rules.top_card_alone:
+            raise _err(
+                "cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards"
+            )
+        if key not in side_melds:
+            raise _err("no_such_meld", f"your side has no {key} meld to add {top} to")
+        if frozen:
+            raise _err("pile_frozen", f"the pile is frozen: take it with a natural pair of {key}")
+    elif rules.freeze == "party" and frozen and key in side_melds:
+        raise _err(
+            "pile_frozen",
+            "a frozen pile may be taken only by starting a new meld with the top card",
+        )
+    elif rules.freeze == "always" and naturals < 2:
+        # tiles: the pile is never frozen, but taking it always needs a natural pair.
+        raise _err("cannot_take_pile", f"taking the pile needs a natural pair of {key} ({top})")
+    elif frozen and rules.freeze != "party" and naturals < 2:
+        raise _err("pile_frozen", f"the pile is frozen: you need a natural pair of {key} ({top})")
+    elif not rules.top_card_alone and not (naturals >= 2 or (naturals and len(cards) > naturals)):
+        # family: two naturals, or one natural and one wild card, melded with the top card.
+        raise _err(
+            "cannot_take_pile", f"take {top} with two natural cards or one natural and one wild"
+        )
+    pile_cards = [top, *cards]
+    if meld_key(rules, pile_cards) != key:
+        raise _err("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
+    rest = t.discard[:-1]
+    bonus = [c for c in rest if rules.is_bonus_three(c)]
+    incoming = [c for c in rest if not rules.is_bonus_three(c)]
+    lay(
+        t,
+        out,
+        new_melds=[list(m) for m in act.melds],
+        adds=[],
+        pile=(key, pile_cards),
+        used=used,
+        incoming=incoming,
+    )
+    t.discard = []
+    for card in bonus:
+        # classic.md §7: red threes in the pile are laid out without replacement.
+        lay_out_red_three(t, seat, card, out)
+    out.events.append({"type": "pickup", "seat": seat, "cards": [*rest, top]})
+    if not t.over:
+        t.phase = "play"
+        if not t.hands[seat]:
+            _go_out(t, out)
+
+
+# --- the stock runs out (classic.md §10) ----------------------------------------------------
+
+
+def can_take_pile(t: Table, seat: int) -> bool:
+    from .legal import pickup_actions
+
+    return bool(pickup_actions(t, seat, first_only=True))
+
+
+def must_take_pile(t: Table, seat: int) -> bool:
+    """Stock empty, pile not frozen for the side and its top card fits a side meld."""
+    side = t.side_of(seat)
+    if not t.discard or pile_frozen(t, side):
+        return False
+    top = t.discard[-1]
+    if t.rules.is_pile_blocker(top, t.settings) or top[0] not in t.melds[side]:
+        return False
+    return can_take_pile(t, seat)

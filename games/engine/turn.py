@@ -1,0 +1,94 @@
+"""What every part of a turn shares: the outcome, errors, phase checks, ending a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, missing_cards
+from .errors import IllegalActionError
+from .melds import canasta_kind
+from .table import Table
+
+Event = dict[str, Any]
+
+
+@dataclass
+class Outcome:
+    """The table after an action and what happened, in order.
+
+    Events with a ``"private"`` seat carry cards only that seat may see; every
+    other event is public (see `view.public_events`).
+    """
+
+    table: Table
+    events: list[Event] = field(default_factory=list)
+
+
+def _err(code: str, message: str) -> IllegalActionError:
+    return IllegalActionError(code, message)
+
+
+# --- facts about a table -------------------------------------------------------
+
+
+def minimum(t: Table, side: int) -> int:
+    """The side's initial-meld minimum now, 0 once it has melded (classic.md §8)."""
+    if t.melds[side]:
+        return 0
+    return t.rules.minimum_for_score(t.scores[side])
+
+
+def canastas(t: Table, side: int) -> int:
+    return sum(1 for key, cards in t.melds[side].items() if canasta_kind(key, cards))
+
+
+def _hand(t: Table) -> list[Card]:
+    return t.hands[t.turn]
+
+
+def _check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    missing = missing_cards(hand, cards)
+    if missing:
+        raise _err("card_not_in_hand", f"not in hand (or not often enough): {' '.join(missing)}")
+
+
+def _require_phase(t: Table, *phases: str) -> None:
+    if t.phase not in phases:
+        wanted = " or ".join(phases)
+        raise _err("wrong_phase", f"phase is {t.phase}; this action needs phase {wanted}")
+
+
+def _go_out(t: Table, out: Outcome) -> None:
+    seat = t.turn
+    side = t.side_of(seat)
+    concealed = bool(
+        t.rules.concealed_extra
+        and t.concealed_melds is not None
+        and any(canasta_kind(k, t.melds[side][k]) for k in t.concealed_melds)
+    )
+    _end_hand(t, out, "went_out", seat, concealed=concealed)
+
+
+def _end_hand(
+    t: Table, out: Outcome, reason: str, went_out: int | None, *, concealed: bool = False
+) -> None:
+    t.phase = "over"
+    t.go_out = None
+    t.concealed_melds = None
+    t.asked_by = None
+    t.ended = {"reason": reason, "went_out": went_out, "concealed": concealed}
+    out.events.append({"type": "hand_over", **t.ended})
+
+
+def lay_out_red_three(t: Table, seat: int, card: Card, out: Outcome) -> None:
+    t.red_threes[t.side_of(seat)].append(card)
+    out.events.append({"type": "red_three", "seat": seat, "card": card})
+
+
+def why_not_out(t: Table, canasta_count: int) -> str:
+    need = t.rules.canastas_needed(t.players)
+    if t.go_out is False:
+        return "your partner said no: you may not go out this turn"
+    return f"going out needs {need} canasta{'s' if need > 1 else ''}; your side has {canasta_count}"
