@@ -1,1 +1,227 @@
-# Game, Seat, Move, state snapshots and the notification outbox arrive here (see design.md).
+"""The game domain's tables: a game, its seats, its hands, the append-only move log, the state
+snapshot and idempotency records (design.md, "The shape").
+
+Writes go through games/services/, reads through games/selectors.py: nothing here holds
+business rules beyond what the database itself enforces.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "waiting for players"
+    ACTIVE = "active", "in play"
+    FINISHED = "finished", "finished"
+    ABORTED = "aborted", "aborted"
+
+
+class TimeoutPolicy(models.TextChoices):
+    AUTOPLAY = "autoplay", "the system plays a draw and a discard"
+    FORFEIT = "forfeit", "the side whose clock ran out loses the match"
+
+
+class EndReason(models.TextChoices):
+    MATCH_OVER = "match_over", "the match was played to its end"
+    RESIGNED = "resigned", "a side resigned"
+    ABORTED = "aborted", "aborted before the first move"
+    CANCELLED = "cancelled", "every player left before the start"
+
+
+class Game(models.Model):
+    # A UUID4 key is also the private link to a game: it cannot be guessed or enumerated.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    variant = models.CharField(max_length=20)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    is_public = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
+    )
+    # +1 for every committed change players can see; clients send it back as expected_version.
+    version = models.PositiveIntegerField(default=1)
+    # seq of the last Move row (0 before the first move): the next move is last_seq + 1.
+    last_seq = models.PositiveIntegerField(default=0)
+    # The seat that must act now (None unless active): makes "my turn" a plain indexed join.
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # Indexed because the background sweep claims due deadlines with a conditional UPDATE.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    timeout_policy = models.CharField(
+        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.AUTOPLAY
+    )
+    # Seating by the draw (classic.md §1) is dealt from its own seed, kept so anyone can check it.
+    seating_seed = models.CharField(max_length=64, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True, default="")
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "is_public", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.variant} for {self.players} ({self.status}) {self.id}"
+
+    @property
+    def sides(self) -> int:
+        # Same rule as the engine's RuleSet.sides: seats s and s + sides are partners.
+        return self.players if self.players <= 3 else self.players // 2
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "a person"
+    BOT = "bot", "a bot"
+
+
+class SeatStatus(models.TextChoices):
+    INVITED = "invited", "invited, has not joined yet"
+    JOINED = "joined", "joined"
+
+
+class Seat(models.Model):
+    """A place at the table. `number` is None until the game starts and seating is decided."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Nullable and `kind` for the bots of the background-work issue.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    kind = models.CharField(max_length=5, choices=SeatKind.choices, default=SeatKind.HUMAN)
+    status = models.CharField(max_length=7, choices=SeatStatus.choices, default=SeatStatus.JOINED)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The card drawn for seating (classic.md §1) when the game's seating option is "draw".
+    drew = models.CharField(max_length=2, blank=True, default="")
+
+    class Meta:
+        ordering = ["number", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_user_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.get_username() if self.user_id else self.kind
+        return f"seat {self.number} of {self.game_id}: {who}"
+
+
+class GameState(models.Model):
+    """The snapshot: a cache of replaying the log, written in the same transaction as each move.
+
+    `table` is the engine's Table JSON of the current hand (secret: hands and stock); it never
+    leaves the server except through engine.player_view.
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="state"
+    )
+    table = models.JSONField()
+    totals = models.JSONField(default=list)
+    hand_commitment = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"state of {self.game_id}"
+
+
+class Hand(models.Model):
+    """One deal: its seed stays secret until `finished_at` is set (fair-shuffle.md)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    dealer = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # How it ended: the engine's reasons (went_out, stock_exhausted, red_three_last), or the
+    # match's (resigned, aborted) for a hand cut short.
+    end_reason = models.CharField(max_length=20, blank=True, default="")
+    # engine HandResult.to_json() when the hand was played out, else None.
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.game_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.finished_at is not None
+
+
+class Actor(models.TextChoices):
+    PLAYER = "player", "the player in the seat"
+    SYSTEM = "system", "the system on the seat's behalf (timeouts)"
+    BOT = "bot", "a bot in the seat"
+
+
+class Move(models.Model):
+    """One accepted action. Append-only: rows are never updated or deleted by the service."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    hand = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    actor = models.CharField(max_length=6, choices=Actor.choices, default=Actor.PLAYER)
+    # Canonical engine JSON (action_to_json); {"type": "resign"} for a resignation.
+    action = models.JSONField()
+    # Engine events as produced, private draws included: the database is the server's own.
+    # Every output path filters them through engine.event_for.
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of {self.game_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to a request carrying an Idempotency-Key, per user and key.
+
+    `response_status` is None while the first request is still being processed.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
+    )
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    response_headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_user_key_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"idempotency {self.key!r} of user {self.user_id}"

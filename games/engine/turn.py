@@ -19,7 +19,7 @@ class Outcome:
     """The table after an action and what happened, in order.
 
     Events with a ``"private"`` seat carry cards only that seat may see; every
-    other event is public (see `view.public_events`).
+    other event is public (see `view.event_for`).
     """
 
     table: Table
