@@ -11,12 +11,12 @@ from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase,
 
 
 def pile_frozen(t: Table, side: int) -> bool:
-    """Frozen for ``side`` (classic.md §7; party's wild-card freeze; tiles always needs a pair)."""
+    """Frozen for ``side`` (classic.md §7; party's wild-card freeze; never in family and tiles)."""
     rules = t.rules
     if rules.freeze == "none":
         return False
     if rules.freeze == "always":
-        return True
+        return False  # tiles: never frozen, though taking always needs a natural pair
     if rules.freeze == "classic" and not t.melds[side]:
         return True
     return any(rules.freezes_pile(c, t.settings) for c in t.discard)

@@ -30,7 +30,7 @@ _KEYS = {
     "red_threes",
     "melded",
     # engine extensions (docs/engine-notes.md)
-    "hand",
+    "hand_number",
     "asked_by",
     "go_out",
     "concealed_melds",
@@ -146,8 +146,8 @@ class Table:
         )
         if any(self.melded) or "melded" in self.explicit:
             out["melded"] = list(self.melded)
-        if self.hand != 1 or "hand" in self.explicit:
-            out["hand"] = self.hand
+        if self.hand != 1 or "hand_number" in self.explicit:
+            out["hand_number"] = self.hand
         if self.asked_by is not None:
             out["asked_by"] = self.asked_by
         if self.go_out is not None:
@@ -256,7 +256,7 @@ def from_json(data: Any) -> Table:
     for i, reds in enumerate(red_threes):
         if not all(is_red_three(c) for c in reds):
             raise InvalidTableError(f"red_threes[{i}] holds a card that is not a red three")
-    explicit = {key for key in ("options", "melded", "hand") if key in data}
+    explicit = {key for key in ("options", "melded", "hand_number") if key in data}
     melded = _per(data.get("melded", [False] * players), players, "melded")
     if not all(isinstance(m, bool) for m in melded):
         raise InvalidTableError("melded must be a list of booleans")
@@ -275,7 +275,7 @@ def from_json(data: Any) -> Table:
         melds=melds,
         red_threes=red_threes,
         melded=list(melded),
-        hand=_int(data, "hand", 1, 10**6) if "hand" in data else 1,
+        hand=_int(data, "hand_number", 1, 10**6) if "hand_number" in data else 1,
         settings=settings,
         explicit=frozenset(explicit),
     )

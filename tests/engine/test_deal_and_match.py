@@ -201,3 +201,17 @@ def test_the_variant_listing_names_rules_players_and_options():
     assert listing["party"]["players"] == [2, 3, 4, 6] and listing["party"]["deck_size"] == 110
     assert {o["name"] for o in listing["tiles"]["options"]} == {"seating", "match"}
     assert listing["tiles"]["deck_size"] == 106
+
+
+@pytest.mark.parametrize("variant", ["classic", "tiles"])
+def test_a_view_of_a_later_hand_keeps_the_cards_and_the_hand_number_apart(variant):
+    t = deal(variant, 4, SEED, hand_number=3)
+    view = player_view(t, 2)
+    assert view["hand"] == t.hands[2]
+    assert view["hand_number"] == 3
+    assert from_json(t.to_json()).hand == 3
+
+
+def test_the_tiles_pile_is_never_reported_frozen():
+    t = deal("tiles", 4, SEED)
+    assert all(player_view(t, seat)["frozen"] is False for seat in range(4))
