@@ -1,9 +1,28 @@
 from django.urls import path
 
-from api.views import HealthView
+from api.views.auth import RegisterView, TokenView
+from api.views.health import HealthView
+from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGamesView
+from api.views.log import HandsView, MovesView
+from api.views.play import ActionsView, GameDetailView, LegalView, ResignView
+from api.views.variants import VariantsView
 
 app_name = "api"
 
 urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
+    path("auth/register/", RegisterView.as_view(), name="register"),
+    path("auth/token/", TokenView.as_view(), name="token"),
+    path("variants/", VariantsView.as_view(), name="variants"),
+    path("games/", GamesView.as_view(), name="games"),
+    path("games/open/", OpenGamesView.as_view(), name="games-open"),
+    path("games/<uuid:game_id>/", GameDetailView.as_view(), name="game"),
+    path("games/<uuid:game_id>/join/", JoinView.as_view(), name="game-join"),
+    path("games/<uuid:game_id>/leave/", LeaveView.as_view(), name="game-leave"),
+    path("games/<uuid:game_id>/abort/", AbortView.as_view(), name="game-abort"),
+    path("games/<uuid:game_id>/resign/", ResignView.as_view(), name="game-resign"),
+    path("games/<uuid:game_id>/legal/", LegalView.as_view(), name="game-legal"),
+    path("games/<uuid:game_id>/actions/", ActionsView.as_view(), name="game-actions"),
+    path("games/<uuid:game_id>/moves/", MovesView.as_view(), name="game-moves"),
+    path("games/<uuid:game_id>/hands/", HandsView.as_view(), name="game-hands"),
 ]

@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "api",
+    "notifications",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -118,9 +120,74 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "memory://"
+# Background work (README.md, "Background work"): Celery worker and beat. The broker is
+# CELERY_BROKER_URL, else REDIS_URL, else kombu's filesystem transport: queue files under
+# CANASTA_VAR_DIR/celery that every process on this machine shares, with no server to run.
+CANASTA_VAR_DIR = Path(os.environ.get("CANASTA_VAR_DIR") or BASE_DIR / "var")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_dir = CANASTA_VAR_DIR / "celery" / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # One folder in and out: producers and the worker share the queue files.
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "control_folder": str(_broker_dir / "control"),
+        "polling_interval": 0.5,
+    }
+    # Broadcast (remote control) would leave a queue of files per worker that ever ran.
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A move never waits long for a broker that is down: the outbox row is committed and the sweep
+# sends it later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+# A task is acknowledged after it ran, one at a time: a killed worker's task is delivered
+# again, which the outbox's claim makes harmless.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A delivery under way when the broker connection drops is left to finish (its row records
+# the outcome); cancelling it could cut it off between sending and recording.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
 CELERY_TIMEZONE = "UTC"
+
+# Periodic work, in seconds (canasta_site/celery.py builds the beat schedule from these).
+CANASTA_SWEEP_SECONDS = float(os.environ.get("CANASTA_SWEEP_SECONDS", "60"))
+CANASTA_DIGEST_SECONDS = float(os.environ.get("CANASTA_DIGEST_SECONDS", "600"))
+# For games.tasks.sweep_deadlines, scheduled as soon as that task exists.
+CANASTA_DEADLINE_SWEEP_SECONDS = float(os.environ.get("CANASTA_DEADLINE_SWEEP_SECONDS", "60"))
+# Outbox delivery: a claimed row that is not finished after the visibility timeout (its worker
+# died) is claimed again, so keep it well above EMAIL_TIMEOUT. Retry n waits
+# BACKOFF * 2**(n-1) seconds; after MAX_ATTEMPTS claims the row is marked failed.
+CANASTA_OUTBOX_VISIBILITY_SECONDS = float(
+    os.environ.get("CANASTA_OUTBOX_VISIBILITY_SECONDS", "300")
+)
+CANASTA_OUTBOX_BACKOFF_SECONDS = float(os.environ.get("CANASTA_OUTBOX_BACKOFF_SECONDS", "60"))
+CANASTA_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("CANASTA_OUTBOX_MAX_ATTEMPTS", "6"))
+CANASTA_OUTBOX_SWEEP_BATCH = int(os.environ.get("CANASTA_OUTBOX_SWEEP_BATCH", "100"))
+CANASTA_MAX_ABSENCE_DAYS_PER_YEAR = int(os.environ.get("CANASTA_MAX_ABSENCE_DAYS_PER_YEAR", "30"))
+# Links in emails point here.
+CANASTA_SITE_URL = os.environ.get("CANASTA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Email: files under var/mail by default; SMTP with EMAIL_BACKEND=...smtp.EmailBackend and the
+# EMAIL_HOST* variables.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(CANASTA_VAR_DIR / "mail")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Canasta <canasta@localhost>")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -134,6 +201,11 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# The web pages (web/): sign-in and where it leads.
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
 
@@ -144,6 +216,19 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # One error shape for every failure (api/errors.py).
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("THROTTLE_ANON_RATE", "120/min"),
+        "user": os.environ.get("THROTTLE_USER_RATE", "1200/min"),
+        # Sign-up and token requests (api/throttles.py), per client address.
+        "auth": os.environ.get("THROTTLE_AUTH_RATE", "30/min"),
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -154,6 +239,22 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.GameStatus",
+        "SeatStatusEnum": "games.models.SeatStatus",
+        "SeatKindEnum": "games.models.SeatKind",
+        "TimeoutPolicyEnum": "games.models.TimeoutPolicy",
+        "HealthStatusEnum": ["ok", "unavailable"],
+    },
+    "TAGS": [
+        {"name": "auth", "description": "Accounts and tokens: `Authorization: Token <key>`."},
+        {"name": "variants", "description": "The rule sets and their table options."},
+        {"name": "lobby", "description": "Create, find, join and leave tables."},
+        {"name": "play", "description": "The game as your seat sees it; your moves."},
+        {"name": "log", "description": "The move log and the hands' seeds and commitments."},
+        {"name": "health", "description": "For monitors."},
+    ],
 }
 
 LOGGING = {

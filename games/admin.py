@@ -1,1 +1,98 @@
-# Admin registrations for the game models arrive with the models.
+"""Operators' view of games. Hidden cards stay hidden here too: the admin shows the log as a
+spectator sees it and never the seed of a hand in progress or the snapshot's hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games import engine
+from games.models import Game, Hand, Move, Seat
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = ("number", "user", "kind", "status", "joined_at", "drew")
+    readonly_fields = fields
+    extra = 0
+
+
+class HandInline(ReadOnlyMixin, admin.TabularInline):
+    model = Hand
+    fields = ("number", "dealer", "commitment", "revealed_seed", "end_reason", "finished_at")
+    readonly_fields = fields
+    extra = 0
+
+    @admin.display(description="seed")
+    def revealed_seed(self, hand: Hand) -> str:
+        return hand.seed if hand.is_over else "(secret until the hand is over)"
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "variant", "players", "status", "is_public", "version", "created_at")
+    list_filter = ("status", "variant", "is_public")
+    search_fields = ("id", "seats__user__username")
+    date_hierarchy = "created_at"
+    # Status, version and the log change only through the services (a move is validated and
+    # logged); here operators may only fix presentation-level fields.
+    readonly_fields = (
+        "id",
+        "variant",
+        "players",
+        "options",
+        "status",
+        "version",
+        "last_seq",
+        "turn_seat",
+        "deadline",
+        "seating_seed",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "end_reason",
+        "winner_side",
+    )
+    fields = (
+        *readonly_fields[:4],
+        "is_public",
+        *readonly_fields[4:],
+        "turn_seconds",
+        "timeout_policy",
+    )
+    inlines = [SeatInline, HandInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tables are created through the API, which checks them with the engine
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "seq", "hand", "seat", "actor", "action_type", "created_at")
+    list_filter = ("actor",)
+    search_fields = ("game__id",)
+    fields = ("game", "seq", "hand", "seat", "actor", "action", "public_events", "created_at")
+    readonly_fields = fields
+    list_select_related = ("game",)
+
+    @admin.display(description="type")
+    def action_type(self, move: Move) -> str:
+        return str(move.action.get("type", ""))
+
+    @admin.display(description="events (as a spectator sees them)")
+    def public_events(self, move: Move) -> list[dict[str, Any]]:
+        return [engine.event_for(event, None) for event in move.events]

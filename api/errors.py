@@ -1,0 +1,123 @@
+"""One JSON error shape everywhere under /api/:
+
+    {"error": {"code": "...", "message": "...", "details": {...}}}
+
+DRF exceptions, Django's Http404/PermissionDenied and the domain's GameError all pass through
+`exception_handler`; unknown URLs and server errors under /api/ get the same shape from
+`api_not_found` and `server_error`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.services.errors import ErrorKind, GameError
+
+STATUS_BY_KIND = {
+    ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,
+    ErrorKind.FORBIDDEN: status.HTTP_403_FORBIDDEN,
+    ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
+    ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
+    ErrorKind.ILLEGAL: status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+# DRF's own exceptions, by class, to our codes (DRF's default_code where it is already good).
+_CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ValidationError, "invalid_request"),
+    (exceptions.ParseError, "malformed_request"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.AuthenticationFailed, "authentication_failed"),
+    (exceptions.PermissionDenied, "permission_denied"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+]
+
+
+class ApiError(exceptions.APIException):
+    """An error the API layer itself raises (bad headers, bad credentials)."""
+
+    def __init__(
+        self, status_code: int, code: str, message: str, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.message = message
+        self.details = details or {}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
+    if isinstance(exc, ApiError):
+        return exc.error_code, exc.message, exc.details
+    code = next((c for cls, c in _CODES if isinstance(exc, cls)), None) or str(exc.default_code)
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        details = {"fields": detail} if isinstance(detail, dict) else {"errors": detail}
+        return code, "The request is invalid: see details.", details
+    if isinstance(exc, exceptions.Throttled):
+        wait = int(exc.wait) if exc.wait is not None else None
+        return code, "Too many requests; retry after the time given.", {"retry_after": wait}
+    return code, str(exc.detail), {}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, GameError):
+        return Response(
+            error_body(exc.code, exc.message, exc.details), status=STATUS_BY_KIND[exc.kind]
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound("No such resource.")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    # DRF's handler sets the headers that belong to the status (WWW-Authenticate, Retry-After).
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a bug: Django's handler500 (server_error below) answers
+    assert isinstance(exc, exceptions.APIException)
+    response.data = error_body(*_describe(exc))
+    return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The catch-all for unknown URLs under /api/ (also with DEBUG on)."""
+    details: dict[str, Any] = {"path": request.path}
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            details["hint"] = "API paths end with a slash: " + request.path + "/"
+    return JsonResponse(error_body("not_found", "No such API endpoint.", details), status=404)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return api_not_found(request)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        body = error_body("server_error", "The server failed to answer; the error is logged.")
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)

@@ -1,0 +1,154 @@
+"""Plain dicts for responses (design.md: hot read paths build plain dicts).
+
+Every card that leaves the server passes through here, and only through the engine's filters:
+engine.player_view for tables and engine.event_for for the move log. A hand's seed is shown
+only once the hand is over. The serializers in api/serializers/ describe these shapes for
+the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games import engine
+from games.engine import Table
+from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatStatus
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+
+
+def viewer_seat(seat: Seat | None) -> int | None:
+    """The seat whose cards the caller may see: a joined seat of a started game, else None."""
+    if seat is None or seat.status != SeatStatus.JOINED:
+        return None
+    return seat.number
+
+
+def etag(game: Game, seat: Seat | None) -> str:
+    number = viewer_seat(seat)
+    return f'W/"{game.pk}-{game.version}-{"spectator" if number is None else number}"'
+
+
+def _state(game: Game) -> GameState | None:
+    if game.status == GameStatus.OPEN:
+        return None
+    try:
+        return game.state
+    except GameState.DoesNotExist:
+        return None  # a table cancelled before it started
+
+
+def _seat(game: Game, seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.number,
+        "side": seat.number % game.sides if seat.number is not None else None,
+        "username": seat.user.get_username() if seat.user_id else None,
+        "kind": seat.kind,
+        "status": seat.status,
+        "drew": seat.drew or None,
+    }
+
+
+def _seats(game: Game) -> list[dict[str, Any]]:
+    ordered = sorted(
+        game.seats.all(), key=lambda s: (s.number is None, s.number, s.created_at, s.pk)
+    )
+    return [_seat(game, seat) for seat in ordered]
+
+
+def _result(game: Game) -> dict[str, Any] | None:
+    if not game.end_reason:
+        return None
+    return {"reason": game.end_reason, "winner": game.winner_side}
+
+
+def _mine(game: Game, seat: Seat | None) -> dict[str, Any]:
+    number = viewer_seat(seat)
+    return {
+        "my_seat": number,
+        "my_side": number % game.sides if number is not None else None,
+        "my_status": seat.status if seat is not None else None,
+        "my_turn": number is not None and game.turn_seat == number,
+    }
+
+
+def game_summary(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """A game without its table, for lists."""
+    state = _state(game)
+    return {
+        "id": str(game.pk),
+        "variant": game.variant,
+        "players": game.players,
+        "public": game.is_public,
+        "status": game.status,
+        "version": game.version,
+        "created_by": game.created_by.get_username(),
+        "created_at": iso(game.created_at),
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        "turn": game.turn_seat,
+        "deadline": iso(game.deadline),
+        "moves": game.last_seq,
+        "totals": list(state.totals) if state is not None else None,
+        "seats": _seats(game),
+        "result": _result(game),
+        **_mine(game, seat),
+    }
+
+
+def game_detail(game: Game, seat: Seat | None, table: Table | None = None) -> dict[str, Any]:
+    """The game as ``seat`` sees it, with `table` = the engine's Player view for that seat.
+
+    ``table`` may pass the engine Table the caller already holds, sparing a parse.
+    """
+    state = _state(game)
+    body = game_summary(game, seat)
+    body.update(
+        {
+            "options": dict(game.options),
+            "turn_seconds": game.turn_seconds,
+            "timeout_policy": game.timeout_policy,
+            "seating_seed": game.seating_seed or None,
+            "current_hand": None,
+            "table": None,
+        }
+    )
+    if state is not None:
+        if table is None:
+            table = engine.from_json(state.table)
+        body["current_hand"] = {"number": table.hand, "commitment": state.hand_commitment}
+        body["table"] = engine.player_view(table, viewer_seat(seat))
+    return body
+
+
+def move_entry(move: Move, viewer: int | None) -> dict[str, Any]:
+    return {
+        "seq": move.seq,
+        "hand": move.hand,
+        "seat": move.seat,
+        "actor": move.actor,
+        "action": move.action,
+        # Other players' drawn cards become a count; service events carry no hidden card.
+        "events": [engine.event_for(event, viewer) for event in move.events],
+        "created_at": iso(move.created_at),
+    }
+
+
+def hand_entry(hand: Hand) -> dict[str, Any]:
+    over = hand.finished_at is not None
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "commitment": hand.commitment,
+        # fair-shuffle.md: the seed is secret until the hand is over.
+        "seed": hand.seed if over else None,
+        "started_at": iso(hand.started_at),
+        "finished_at": iso(hand.finished_at),
+        "end_reason": hand.end_reason or None,
+        "scores": hand.result["scores"] if hand.result else None,
+        "totals": hand.result["totals"] if hand.result else None,
+        "result": hand.result,
+    }

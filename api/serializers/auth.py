@@ -1,0 +1,40 @@
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+
+class RegisterInSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+    def validate_username(self, value: str) -> str:
+        user_model = get_user_model()
+        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        for validator in field.validators:
+            try:
+                validator(value)
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(list(error.messages)) from None
+        if user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__iexact": value}).exists():
+            raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        user_model = get_user_model()
+        candidate = user_model(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            password_validation.validate_password(attrs["password"], user=candidate)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"password": list(error.messages)}) from None
+        return attrs
+
+
+class TokenInSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+
+class TokenOutSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")

@@ -1,0 +1,86 @@
+from rest_framework import serializers
+
+from games.models import Actor
+
+
+class ActionsInSerializer(serializers.Serializer):
+    actions = serializers.ListField(
+        child=serializers.DictField(),
+        min_length=1,
+        max_length=50,
+        help_text="Actions (table-json.md, 'Actions'), applied in order, all or nothing.",
+    )
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The game version the actions were chosen against (or send If-Match).",
+    )
+
+
+class LegalSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    draw = serializers.BooleanField()
+    pickups = serializers.ListField(child=serializers.DictField())
+    melds = serializers.ListField(child=serializers.DictField())
+    adds = serializers.ListField(child=serializers.DictField())
+    going_out = serializers.ListField(child=serializers.DictField())
+    discards = serializers.ListField(child=serializers.CharField())
+    ask_partner = serializers.BooleanField()
+    answers = serializers.ListField(child=serializers.DictField())
+
+
+class LegalOutSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    my_turn = serializers.BooleanField()
+    phase = serializers.CharField(allow_null=True)
+    legal = LegalSerializer(help_text="engine legal_actions(...).to_json()")
+    actions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Concrete actions, each accepted as it is by POST .../actions/. Melds can "
+        "combine in more ways than listed.",
+    )
+
+
+class MoveSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    hand = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    actor = serializers.ChoiceField(choices=Actor.choices)
+    action = serializers.DictField(help_text="Canonical action JSON, or {'type': 'resign'}.")
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="What happened, as your seat may see it: other players' draws show a count, "
+        "not cards. Service events: deal (commitment), hand_result (the revealed seed), "
+        "match_over, resign.",
+    )
+    created_at = serializers.DateTimeField()
+
+
+class MovesOutSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    last_seq = serializers.IntegerField()
+    has_more = serializers.BooleanField(help_text="Ask again with after = the last seq given.")
+    moves = MoveSerializer(many=True)
+
+
+class HandSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="sha256(seed bytes), hex.")
+    seed = serializers.CharField(
+        allow_null=True, help_text="64 hex characters once the hand is over, else null."
+    )
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    end_reason = serializers.CharField(
+        allow_null=True,
+        help_text="went_out, stock_exhausted, red_three_last; resigned or aborted if cut short.",
+    )
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    result = serializers.DictField(allow_null=True, help_text="engine HandResult JSON.")
+
+
+class HandsOutSerializer(serializers.Serializer):
+    hands = HandSerializer(many=True)

@@ -1,0 +1,1 @@
+"""One view per operation; see api/urls.py for the routes."""

@@ -1,0 +1,195 @@
+"""The lobby: list and create games, join, leave, call a game off."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.idempotency import idempotent
+from api.presenters import game_summary
+from api.schema import COMMON, GAME_COMMON, IDEMPOTENCY_KEY, error
+from api.serializers.games import (
+    GameCreateInSerializer,
+    GameDetailSerializer,
+    GameSummarySerializer,
+)
+from api.views.common import game_response, seat_for
+from games import selectors
+from games.models import Game, GameStatus
+from games.services import lobby
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class GameListFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    my_turn = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class _GameListBase(GenericAPIView):
+    pagination_class = GamePagination
+    # Only for the browsable API's introspection; the views query through games.selectors.
+    queryset = Game.objects.none()
+
+    def _page(self, request: Request, games) -> Response:
+        page = self.paginate_queryset(selectors.with_summary_relations(games))
+        rows = [game_summary(game, seat_for(game, request.user)) for game in page]
+        return self.get_paginated_response(rows)
+
+
+class GamesView(_GameListBase):
+    """GET: the caller's games. POST: a new table."""
+
+    serializer_class = GameCreateInSerializer  # the browsable API's form
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="My games (playing or invited), newest first",
+        tags=["lobby"],
+        parameters=[
+            OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values),
+            OpenApiParameter(
+                "my_turn", OpenApiTypes.BOOL, description="true: only games waiting for me."
+            ),
+        ],
+        responses={
+            200: GameSummarySerializer(many=True),
+            400: error("Bad filter (invalid_request)."),
+            **COMMON,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        filters = GameListFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.games_of_user(
+            user=request.user,
+            status=filters.validated_data.get("status"),
+            my_turn=filters.validated_data.get("my_turn"),
+        )
+        return self._page(request, games)
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Create a table; you take a seat, invited players get theirs kept",
+        tags=["lobby"],
+        request=GameCreateInSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: GameDetailSerializer,
+            400: error(
+                "Invalid table: unknown_variant, invalid_players, invalid_options, "
+                "invalid_time_control, invalid_invite, unknown_user, invalid_request."
+            ),
+            409: error("request_in_progress (Idempotency-Key)."),
+            422: error("idempotency_key_reused."),
+            **COMMON,
+        },
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        serializer = GameCreateInSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        created = lobby.game_create(
+            creator=request.user,
+            variant=data["variant"],
+            players=data["players"],
+            options=data["options"],
+            is_public=data["public"],
+            turn_seconds=data["turn_seconds"],
+            timeout_policy=data["timeout_policy"],
+            invite=data["invite"],
+        )
+        game = selectors.game_with_seats(game_id=created.pk)
+        location = request.build_absolute_uri(f"/api/v1/games/{game.pk}/")
+        return game_response(
+            game,
+            seat_for(game, request.user),
+            code=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
+
+
+class OpenGamesView(_GameListBase):
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        operation_id="games_open",
+        summary="Games I can join: my invitations and public tables with a free seat",
+        tags=["lobby"],
+        responses={200: GameSummarySerializer(many=True), **COMMON},
+    )
+    def get(self, request: Request) -> Response:
+        return self._page(request, selectors.games_open_to(user=request.user))
+
+
+def _seat_change_schema(operation_id: str, summary: str, conflicts: str) -> dict:
+    return {
+        "operation_id": operation_id,
+        "summary": summary,
+        "tags": ["lobby"],
+        "request": None,
+        "parameters": [IDEMPOTENCY_KEY],
+        "responses": {
+            200: GameDetailSerializer,
+            403: error("You have no seat in this game (not_seated, permission_denied)."),
+            409: error(conflicts + "; request_in_progress (Idempotency-Key)."),
+            422: error("idempotency_key_reused."),
+            **GAME_COMMON,
+        },
+    }
+
+
+class JoinView(APIView):
+    @extend_schema(
+        **_seat_change_schema(
+            "games_join",
+            "Take your invited seat or an open one; the game starts when the last seat fills",
+            "already_joined, game_not_open, game_full",
+        )
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = lobby.game_join(game_id=game_id, user=request.user)
+        return game_response(game, seat_for(game, request.user))
+
+
+class LeaveView(APIView):
+    @extend_schema(
+        **_seat_change_schema(
+            "games_leave",
+            "Give up your seat, or decline an invitation, before the game starts",
+            "game_not_open (the game has started: resign instead)",
+        )
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = lobby.game_leave(game_id=game_id, user=request.user)
+        return game_response(game, seat_for(game, request.user))
+
+
+class AbortView(APIView):
+    @extend_schema(
+        **_seat_change_schema(
+            "games_abort",
+            "Call the game off: an open table (its creator), or a started game before its "
+            "first move (any player); nobody wins",
+            "cannot_abort (a move has been played: resign instead)",
+        )
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = lobby.game_abort(game_id=game_id, user=request.user)
+        return game_response(game, seat_for(game, request.user))

@@ -1,0 +1,215 @@
+#!/usr/bin/env python
+"""API benchmark: the cost of reading a game and of a move, early and late in a long game,
+against a bare DRF endpoint measured in the same run (design.md: ratios, not absolutes).
+
+    .venv/bin/python bench/api.py [--samples 200] [--late 3000]
+
+Runs in-process (Django's test client, token auth, DEBUG off) on a fresh SQLite file unless
+BENCH_DATABASE_URL is set. Games are fast-forwarded through the service layer; only the
+measured requests go through HTTP handling. Aims: a move near move 3,000 costs at most 1.2x a
+move near move 10, and a move at most 3x the bare endpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _configure() -> None:
+    workdir = tempfile.mkdtemp(prefix="canasta-bench-")
+    os.environ["DATABASE_URL"] = os.environ.get(
+        "BENCH_DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3"
+    )
+    os.environ.pop("REDIS_URL", None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="canasta_site.settings",
+        DEBUG="0",  # DEBUG keeps every query in memory: not what production runs
+        SECRET_KEY="bench-only-" + "x" * 40,
+        ALLOWED_HOSTS="testserver",
+        THROTTLE_USER_RATE="100000000/min",
+        THROTTLE_ANON_RATE="100000000/min",
+    )
+
+
+_configure()
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.urls import clear_url_caches, path  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+from rest_framework.request import Request  # noqa: E402
+from rest_framework.response import Response  # noqa: E402
+from rest_framework.views import APIView  # noqa: E402
+
+from games import engine  # noqa: E402
+from games.engine.randomplay import random_action  # noqa: E402
+from games.models import Game, GameState, GameStatus, Seat  # noqa: E402
+from games.services import lobby  # noqa: E402
+from games.services.moves import moves_submit  # noqa: E402
+
+
+class BareView(APIView):
+    """The baseline: token authentication, permission and throttle checks, JSON out."""
+
+    def get(self, request: Request) -> Response:
+        return Response({"ok": True})
+
+
+def _install_bare_endpoint() -> None:
+    import canasta_site.urls
+
+    urls = types.ModuleType("bench_urls")
+    urls.urlpatterns = [path("bench/bare/", BareView.as_view()), *canasta_site.urls.urlpatterns]
+    sys.modules["bench_urls"] = urls
+    settings.ROOT_URLCONF = "bench_urls"
+    clear_url_caches()
+
+
+def _users() -> list[Any]:
+    users = []
+    for name in ("north", "east", "south", "west"):
+        user = get_user_model().objects.create_user(username=name, password=None)
+        Token.objects.create(user=user)
+        users.append(user)
+    return users
+
+
+def _new_game(users: list[Any]) -> Game:
+    game = lobby.game_create(
+        creator=users[0],
+        variant="classic",
+        players=4,
+        # A match to 100,000 points lasts thousands of moves.
+        options={"seating": "invitation", "target": 100000},
+    )
+    for user in users[1:]:
+        game = lobby.game_join(game_id=game.pk, user=user)
+    return game
+
+
+def _next(game: Game, rng: random.Random) -> tuple[Any, dict[str, Any], int]:
+    """The user to move, a random legal action for them, and the version to send."""
+    game = Game.objects.get(pk=game.pk)
+    table = engine.from_json(GameState.objects.get(game=game).table)
+    user = Seat.objects.select_related("user").get(game=game, number=table.turn).user
+    return user, random_action(table, rng), game.version
+
+
+def _forward(game: Game, to_move: int, rng: random.Random) -> Game:
+    while game.last_seq < to_move and game.status == GameStatus.ACTIVE:
+        user, action, version = _next(game, rng)
+        game = moves_submit(game_id=game.pk, user=user, actions=[action], expected_version=version)
+    return game
+
+
+def _client(user: Any) -> Client:
+    return Client(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+
+
+def _timed(call: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    response = call()
+    elapsed = time.perf_counter() - start
+    assert response.status_code == 200, (response.status_code, response.content[:300])
+    return elapsed
+
+
+def _gets(game: Game, user: Any, samples: int) -> list[float]:
+    client = _client(user)
+    url = f"/api/v1/games/{game.pk}/"
+    return [_timed(lambda: client.get(url)) for _ in range(samples)]
+
+
+def _posts(games: list[Game], per_game: int, rng: random.Random) -> list[float]:
+    times = []
+    for game in games:
+        for _ in range(per_game):
+            user, action, version = _next(game, rng)
+            client = _client(user)
+            body = {"actions": [action], "expected_version": version}
+            times.append(
+                _timed(
+                    lambda c=client, g=game, b=body: c.post(
+                        f"/api/v1/games/{g.pk}/actions/", b, content_type="application/json"
+                    )
+                )
+            )
+    return times
+
+
+def _summary(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return statistics.median(ordered) * 1000, p99 * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--early", type=int, default=10)
+    parser.add_argument("--late", type=int, default=3000)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    _install_bare_endpoint()
+    rng = random.Random(2026)
+    users = _users()
+
+    print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}", flush=True)
+    per_game = 5
+    early_games = [
+        _forward(_new_game(users), args.early, rng) for _ in range(max(1, args.samples // per_game))
+    ]
+    print(f"fast-forwarding a game to move {args.late} ...", flush=True)
+    late_game = _forward(_new_game(users), args.late, rng)
+    assert late_game.status == GameStatus.ACTIVE, "the long game ended early"
+
+    bare_client = _client(users[0])
+    results = {
+        "bare DRF endpoint": [
+            _timed(lambda: bare_client.get("/bench/bare/")) for _ in range(args.samples)
+        ],
+        f"GET game near move {args.early}": _gets(early_games[0], users[0], args.samples),
+        f"GET game near move {args.late}": _gets(late_game, users[0], args.samples),
+        f"POST action near move {args.early}": _posts(early_games, per_game, rng),
+        f"POST action near move {args.late}": _posts([late_game], args.samples, rng),
+    }
+    bare_median, _ = _summary(results["bare DRF endpoint"])
+    print(f"{'request':32} {'median ms':>10} {'p99 ms':>8} {'x bare':>7}")
+    medians = {}
+    for name, times in results.items():
+        median, p99 = _summary(times)
+        medians[name] = median
+        print(f"{name:32} {median:10.2f} {p99:8.2f} {median / bare_median:7.2f}")
+    late_over_early = (
+        medians[f"POST action near move {args.late}"]
+        / medians[f"POST action near move {args.early}"]
+    )
+    get_ratio = (
+        medians[f"GET game near move {args.late}"] / medians[f"GET game near move {args.early}"]
+    )
+    print(f"POST move {args.late} / move {args.early}: {late_over_early:.2f} (aim <= 1.2)")
+    print(f"GET  move {args.late} / move {args.early}: {get_ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""The queries that read (HackSoft styleguide). Each returns model rows; presenting them (and
+filtering hidden cards) is the caller's job, through engine.player_view and engine.event_for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Count, F, Prefetch, Q, QuerySet
+
+from games.access import may_view, seat_of
+from games.models import Game, GameStatus, Hand, Move, Seat, SeatStatus
+from games.services.errors import not_found
+
+# The moves endpoint pages through the log; a page never grows with the game's length.
+MOVES_PAGE_DEFAULT = 100
+MOVES_PAGE_MAX = 500
+
+
+def _seats() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
+def game_with_seats(*, game_id: UUID | str) -> Game:
+    """A game with its snapshot and seats (users included): everything a game view needs."""
+    try:
+        return (
+            Game.objects.select_related("state", "created_by")
+            .prefetch_related(_seats())
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise not_found() from None
+
+
+def game_visible_to(*, game_id: UUID | str, user: Any) -> tuple[Game, Seat | None]:
+    """The game and the caller's seat, or the 404 of a game the caller may not see."""
+    game = game_with_seats(game_id=game_id)
+    seat = seat_of(game, user)
+    if not may_view(game, seat):
+        raise not_found()
+    return game, seat
+
+
+def games_of_user(
+    *, user: Any, status: str | None = None, my_turn: bool | None = None
+) -> QuerySet[Game]:
+    """The games the user plays in or is invited to, newest first."""
+    mine = Seat.objects.filter(user=user)
+    games = Game.objects.filter(pk__in=mine.values("game_id"))
+    if status is not None:
+        games = games.filter(status=status)
+    if my_turn is not None:
+        # The seat whose number is the game's turn_seat belongs to the user.
+        on_turn = mine.filter(game__status=GameStatus.ACTIVE, number=F("game__turn_seat"))
+        condition = Q(pk__in=on_turn.values("game_id"))
+        games = games.filter(condition) if my_turn else games.exclude(condition)
+    return games.order_by("-created_at", "pk")
+
+
+def games_open_to(*, user: Any) -> QuerySet[Game]:
+    """Games waiting for players where the user can take a seat: an invitation, or a public
+    table with a seat nobody holds or is invited to."""
+    invited = Seat.objects.filter(user=user, status=SeatStatus.INVITED).values("game_id")
+    seated = Seat.objects.filter(user=user).values("game_id")
+    public_with_room = (
+        Game.objects.filter(status=GameStatus.OPEN, is_public=True)
+        .exclude(pk__in=seated)
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("players"))
+        .values("pk")
+    )
+    return Game.objects.filter(
+        Q(status=GameStatus.OPEN) & (Q(pk__in=invited) | Q(pk__in=public_with_room))
+    ).order_by("-created_at", "pk")
+
+
+def with_summary_relations(games: QuerySet[Game]) -> QuerySet[Game]:
+    """What a list of game summaries reads: seats and totals, not the (large) table JSON."""
+    return (
+        games.select_related("state", "created_by").defer("state__table").prefetch_related(_seats())
+    )
+
+
+def moves_after(*, game: Game, after: int, limit: int = MOVES_PAGE_DEFAULT) -> list[Move]:
+    """Up to ``limit`` moves with seq > ``after``, in order (UNIQUE(game, seq) is the index)."""
+    limit = max(1, min(limit, MOVES_PAGE_MAX))
+    return list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit])
+
+
+def hands_of(*, game: Game) -> list[Hand]:
+    return list(Hand.objects.filter(game=game).order_by("number"))
+
+
+def recent_moves(*, game: Game, limit: int = 40) -> list[Move]:
+    """The last ``limit`` moves, oldest first: the web game page's history (newest hands)."""
+    rows = list(Move.objects.filter(game=game).order_by("-seq")[: max(1, limit)])
+    rows.reverse()
+    return rows

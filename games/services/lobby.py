@@ -1,0 +1,255 @@
+"""The match before and around play: create a table, invite, join, leave, start, abort."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.access import may_view, seat_of
+from games.models import (
+    EndReason,
+    Game,
+    GameState,
+    GameStatus,
+    Seat,
+    SeatKind,
+    SeatStatus,
+    TimeoutPolicy,
+)
+from games.services.common import game_lock, game_mark_over, turn_deadline
+from games.services.errors import ErrorKind, GameError, not_found
+from games.services.hands import hand_deal, hand_finish
+
+# A correspondence clock shorter than a minute is a live game; longer than 60 days is none.
+MIN_TURN_SECONDS = 60
+MAX_TURN_SECONDS = 60 * 24 * 3600
+
+
+def _invalid(code: str, message: str, **details: Any) -> GameError:
+    return GameError(ErrorKind.INVALID, code, message, details)
+
+
+def _check_table(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The options with every default filled in, checked by the engine's rule set."""
+    try:
+        rules = engine.get_rules(variant)
+    except engine.EngineError:
+        known = sorted(engine.VARIANTS)
+        raise _invalid("unknown_variant", f"Unknown variant {variant!r}.", variants=known) from None
+    if players not in rules.player_counts:
+        raise _invalid(
+            "invalid_players",
+            f"{rules.title} is played by {', '.join(map(str, rules.player_counts))} players.",
+            players=list(rules.player_counts),
+        )
+    try:
+        return rules.resolve_options(options)
+    except engine.EngineError as error:
+        raise _invalid("invalid_options", error.message) from None
+
+
+def _invitees(creator: Any, usernames: Sequence[str], free_seats: int) -> list[Any]:
+    wanted = list(dict.fromkeys(usernames))
+    if len(wanted) != len(usernames):
+        raise _invalid("invalid_invite", "A player is invited twice.")
+    if creator.get_username() in wanted:
+        raise _invalid("invalid_invite", "You take a seat yourself; do not invite yourself.")
+    if len(wanted) > free_seats:
+        raise _invalid("invalid_invite", f"Only {free_seats} seats are left to invite to.")
+    user_model = get_user_model()
+    found = {
+        user.get_username(): user
+        for user in user_model.objects.filter(
+            **{f"{user_model.USERNAME_FIELD}__in": wanted}, is_active=True
+        )
+    }
+    missing = [name for name in wanted if name not in found]
+    if missing:
+        raise _invalid("unknown_user", "No such user: " + ", ".join(missing), usernames=missing)
+    return [found[name] for name in wanted]
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: Any,
+    variant: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    is_public: bool = True,
+    turn_seconds: int | None = None,
+    timeout_policy: str = TimeoutPolicy.AUTOPLAY,
+    invite: Sequence[str] = (),
+) -> Game:
+    """A new table with the creator seated; invited players get a seat kept for them."""
+    resolved = _check_table(variant, players, dict(options or {}))
+    if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise _invalid(
+            "invalid_time_control",
+            f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}, or null.",
+        )
+    if timeout_policy not in TimeoutPolicy.values:
+        raise _invalid("invalid_time_control", f"Unknown timeout policy {timeout_policy!r}.")
+    invited = _invitees(creator, invite, players - 1)
+    now = timezone.now()
+    game = Game.objects.create(
+        variant=variant,
+        players=players,
+        options=resolved,
+        is_public=is_public,
+        turn_seconds=turn_seconds,
+        timeout_policy=timeout_policy,
+        created_by=creator,
+    )
+    Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)
+    Seat.objects.bulk_create(
+        Seat(game=game, user=user, status=SeatStatus.INVITED) for user in invited
+    )
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: UUID | str, user: Any) -> Game:
+    """Take an invited or open seat; the game starts when the last seat fills."""
+    game = game_lock(game_id=game_id, with_state=False)
+    seat = seat_of(game, user)
+    if seat is not None and seat.status == SeatStatus.JOINED:
+        raise GameError(ErrorKind.CONFLICT, "already_joined", "You already have a seat here.")
+    # A private game's id is its invitation link: holding it lets one take an open seat, but
+    # a private game one could neither watch nor join stays a 404.
+    seats = list(game.seats.all())
+    free = game.players - len(seats)
+    if game.status != GameStatus.OPEN:
+        if not may_view(game, seat):
+            raise not_found()
+        raise GameError(
+            ErrorKind.CONFLICT, "game_not_open", f"The game is {game.status}: seats are closed."
+        )
+    if seat is None and free <= 0:
+        if not may_view(game, seat):
+            raise not_found()
+        raise GameError(
+            ErrorKind.CONFLICT, "game_full", "Every seat is taken or kept for an invited player."
+        )
+    now = timezone.now()
+    if seat is not None:
+        seat.status = SeatStatus.JOINED
+        seat.joined_at = now
+        seat.save(update_fields=["status", "joined_at"])
+    else:
+        seat = Seat.objects.create(
+            game=game, user=user, kind=SeatKind.HUMAN, status=SeatStatus.JOINED, joined_at=now
+        )
+        seats.append(seat)
+    game.version += 1
+    if len(seats) == game.players and all(s.status == SeatStatus.JOINED for s in seats):
+        game_start(game=game, seats=seats, now=now)
+    game.save()
+    return _reloaded(game.pk)
+
+
+@transaction.atomic
+def game_leave(*, game_id: UUID | str, user: Any) -> Game:
+    """Give up a seat (or decline an invitation) before the start."""
+    game = game_lock(game_id=game_id, with_state=False)
+    seat = seat_of(game, user)
+    if seat is None:
+        if not may_view(game, seat):
+            raise not_found()
+        raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You have no seat in this game.")
+    if game.status != GameStatus.OPEN:
+        raise GameError(
+            ErrorKind.CONFLICT,
+            "game_not_open",
+            f"The game is {game.status}: seats can no longer be left (resign instead).",
+            {"status": game.status},
+        )
+    seat.delete()
+    game.version += 1
+    now = timezone.now()
+    if not game.seats.filter(status=SeatStatus.JOINED).exists():
+        # Nobody is left to play: the table is closed rather than left open forever.
+        game_mark_over(game=game, reason=EndReason.CANCELLED, winner_side=None, now=now)
+    game.save()
+    return _reloaded(game.pk)
+
+
+def _seat_numbers(game: Game, players_in_order: list[Seat]) -> list[int]:
+    """Seat number for each player, given in join order (classic.md §1)."""
+    method = game.options.get("seating", "draw")
+    count = len(players_in_order)
+    if method == "invitation":
+        return list(range(count))
+    if method == "random":
+        numbers = list(range(count))
+        secrets.SystemRandom().shuffle(numbers)
+        return numbers
+    game.seating_seed = engine.new_seed()
+    drawn = engine.draw_cards(game.seating_seed, count)
+    for seat, card in zip(players_in_order, drawn, strict=True):
+        seat.drew = card
+    return engine.seats_by_draw(drawn, game.sides)
+
+
+def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
+    """Seat the players, deal hand 1 and start the clock (inside the caller's transaction)."""
+    in_join_order = sorted(seats, key=lambda s: (s.joined_at or now, s.pk))
+    numbers = _seat_numbers(game, in_join_order)
+    for seat, number in zip(in_join_order, numbers, strict=True):
+        seat.number = number
+        seat.save(update_fields=["number", "drew"])
+    hand, table = hand_deal(game=game, number=1, scores=[0] * game.sides, now=now)
+    GameState.objects.create(
+        game=game, table=table.to_json(), totals=[0] * game.sides, hand_commitment=hand.commitment
+    )
+    game.status = GameStatus.ACTIVE
+    game.started_at = now
+    game.turn_seat = table.turn
+    game.deadline = turn_deadline(game, now)
+
+
+@transaction.atomic
+def game_abort(*, game_id: UUID | str, user: Any) -> Game:
+    """Call the game off: an open table by its creator, a started one before the first move."""
+    game = game_lock(game_id=game_id, with_state=False)
+    seat = seat_of(game, user)
+    if not may_view(game, seat):
+        raise not_found()
+    if seat is None or seat.status != SeatStatus.JOINED:
+        raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You do not play in this game.")
+    now = timezone.now()
+    if game.status == GameStatus.OPEN:
+        if game.created_by_id != user.pk:
+            raise GameError(
+                ErrorKind.FORBIDDEN,
+                "permission_denied",
+                "Only the table's creator can call it off before the start (leave instead).",
+            )
+        game_mark_over(game=game, reason=EndReason.CANCELLED, winner_side=None, now=now)
+    elif game.status == GameStatus.ACTIVE and game.last_seq == 0:
+        hand_finish(game=game, number=1, now=now, end_reason=EndReason.ABORTED)
+        game_mark_over(game=game, reason=EndReason.ABORTED, winner_side=None, now=now)
+    else:
+        raise GameError(
+            ErrorKind.CONFLICT,
+            "cannot_abort",
+            "Only a game without any move can be aborted (resign instead).",
+            {"status": game.status, "moves": game.last_seq},
+        )
+    game.version += 1
+    game.save()
+    return _reloaded(game.pk)
+
+
+def _reloaded(game_id: UUID) -> Game:
+    from games.selectors import game_with_seats
+
+    return game_with_seats(game_id=game_id)

@@ -1,0 +1,176 @@
+"""Playing: a batch of actions applied all or nothing, and resignation (design.md, "Data flow").
+
+One transaction per call: lock the game, check the version, apply the batch to the snapshot
+with the engine, append one Move row per action, store the new snapshot, and when a hand ends
+score it, reveal its seed and deal the next one. The log is never replayed here: a move costs
+the same at move 3,000 as at move 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine import Table
+from games.models import Actor, EndReason, Game, GameState, Move, Seat
+from games.services.common import (
+    game_lock,
+    game_mark_over,
+    require_active,
+    require_player,
+    require_version,
+    turn_deadline,
+)
+from games.services.errors import ErrorKind, GameError
+from games.services.hands import deal_event, hand_deal, hand_finish
+
+# More actions than any turn can need: a longer batch is a mistake, not a long turn.
+MAX_BATCH = 50
+
+
+@dataclass
+class _Pending:
+    """The batch's effect, computed in memory before anything is written."""
+
+    table: Table
+    moves: list[Move] = field(default_factory=list)
+
+
+def _apply_batch(
+    game: Game, seat: Seat, table: Table, actions: Sequence[Any], actor: str
+) -> _Pending:
+    pending = _Pending(table=table)
+    for index, action in enumerate(actions):
+        try:
+            parsed = engine.parse_action(action)
+            outcome = engine.apply(pending.table, seat.number, parsed)  # type: ignore[arg-type]
+        except engine.EngineError as error:
+            # All or nothing: nothing has been written yet, so raising discards the batch.
+            raise GameError(
+                ErrorKind.ILLEGAL,
+                error.code,
+                error.message,
+                {"index": index, "applied": 0, "hand_over": pending.table.over},
+            ) from None
+        pending.table = outcome.table
+        pending.moves.append(
+            Move(
+                game=game,
+                seq=game.last_seq + index + 1,
+                hand=table.hand,
+                seat=seat.number,
+                actor=actor,
+                action=engine.action_to_json(parsed),
+                events=outcome.events,
+            )
+        )
+    return pending
+
+
+def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) -> None:
+    """Score the hand that just ended, reveal its seed, then end the match or deal again."""
+    table = pending.table
+    result = engine.score_hand(table)
+    closing = pending.moves[-1].events
+    closing.append(hand_finish(game=game, number=table.hand, now=now, result=result))
+    state.totals = list(result.totals)
+    if result.match_over:
+        closing.append({"type": "match_over", "reason": "match_over", "winner": result.winner})
+        game_mark_over(game=game, reason=EndReason.MATCH_OVER, winner_side=result.winner, now=now)
+        return
+    hand, pending.table = hand_deal(
+        game=game, number=table.hand + 1, scores=list(result.totals), now=now
+    )
+    state.hand_commitment = hand.commitment
+    closing.append(deal_event(hand))
+
+
+def moves_submit(
+    *,
+    game_id: UUID | str,
+    user: Any,
+    actions: Sequence[Any],
+    expected_version: int,
+    actor: str = Actor.PLAYER,
+) -> Game:
+    """Apply ``actions`` for the caller's seat, all or nothing; returns the updated game."""
+    if not actions:
+        raise GameError(ErrorKind.INVALID, "invalid_request", "actions must not be empty.")
+    if len(actions) > MAX_BATCH:
+        raise GameError(
+            ErrorKind.INVALID, "invalid_request", f"At most {MAX_BATCH} actions per request."
+        )
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = require_player(game, user)
+        require_active(game)
+        require_version(game, expected_version)
+        state = game.state
+        before = engine.from_json(state.table)
+        pending = _apply_batch(game, seat, before, actions, actor)
+        now = timezone.now()
+        for move in pending.moves:
+            move.created_at = now
+        if pending.table.over:
+            _close_hand(game, state, pending, now)
+        Move.objects.bulk_create(pending.moves)
+        state.table = pending.table.to_json()
+        state.save(update_fields=["table", "totals", "hand_commitment", "updated_at"])
+        game.last_seq += len(pending.moves)
+        game.version += 1
+        if game.finished_at is None:
+            turn = pending.table.turn
+            if turn != game.turn_seat or pending.table.hand != before.hand:
+                # The clock restarts only when the turn changes hands (or a new hand starts).
+                game.deadline = turn_deadline(game, now)
+            game.turn_seat = turn
+        game.save()
+        return game
+
+
+def _resign_winner(totals: list[int], loser: int) -> int | None:
+    """The other side with the best match total; None if that is a tie (3-side tables)."""
+    others = [side for side in range(len(totals)) if side != loser]
+    best = max(totals[side] for side in others)
+    leaders = [side for side in others if totals[side] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def game_resign(*, game_id: UUID | str, user: Any, actor: str = Actor.PLAYER) -> Game:
+    """The caller's side gives up the match; the move log records it like any move."""
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = require_player(game, user)
+        require_active(game)
+        state = game.state
+        table = engine.from_json(state.table)
+        loser = seat.number % game.sides  # type: ignore[operator]
+        winner = _resign_winner(list(state.totals), loser)
+        now = timezone.now()
+        events: list[dict[str, Any]] = [{"type": "resign", "seat": seat.number, "side": loser}]
+        events.append(
+            hand_finish(game=game, number=table.hand, now=now, end_reason=EndReason.RESIGNED)
+        )
+        events.append({"type": "match_over", "reason": "resigned", "winner": winner})
+        Move.objects.create(
+            game=game,
+            seq=game.last_seq + 1,
+            hand=table.hand,
+            seat=seat.number,
+            actor=actor,
+            action={"type": "resign"},
+            events=events,
+            created_at=now,
+        )
+        game_mark_over(game=game, reason=EndReason.RESIGNED, winner_side=winner, now=now)
+        game.last_seq += 1
+        game.version += 1
+        game.save()
+        return game

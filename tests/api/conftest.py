@@ -1,0 +1,29 @@
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from tests.game_fixtures import (  # noqa: F401
+    client_for,
+    fast_password_hashing,
+    game,
+    private_game,
+    users,
+)
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles() -> Iterator[None]:
+    # Throttle counters live in the cache: every test starts with a clean slate.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def clients(users: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
+    """An API client per cast member, plus "anonymous" without credentials."""
+    out = {name: client_for(user) for name, user in users.items()}
+    out["anonymous"] = client_for(None)
+    return out

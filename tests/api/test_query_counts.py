@@ -1,0 +1,79 @@
+"""Each endpoint runs a bounded number of queries, the same at move 5 as at move 150."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.engine.randomplay import random_action
+from tests.api.helpers import url
+from tests.game_fixtures import current_table, play_random
+
+NAME_AT = {0: "alice", 1: "carol", 2: "bob", 3: "dave"}
+
+READS = {"": 4, "legal": 4, "moves": 4, "hands": 4}
+
+
+def _count(call) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = call()
+    assert response.status_code == 200, response.content
+    return len(queries.captured_queries)
+
+
+def _reads(clients, game):
+    return {what: _count(lambda w=what: clients["alice"].get(url(game, w))) for what in READS}
+
+
+def _move(clients, game, rng):
+    table = current_table(game)
+    client = clients[NAME_AT[table.turn]]
+    action = random_action(table, rng)
+    version = client.get(url(game)).json()["version"]
+    return _count(
+        lambda: client.post(
+            url(game, "actions"),
+            {"actions": [action], "expected_version": version},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=f"k-{version}",
+        )
+    )
+
+
+@pytest.mark.parametrize(("what", "most"), list(READS.items()))
+def test_reads_are_bounded(clients, game, django_assert_max_num_queries, what, most):
+    with django_assert_max_num_queries(most):
+        assert clients["alice"].get(url(game, what)).status_code == 200
+
+
+def test_lobby_reads_are_bounded(clients, users, game, django_assert_max_num_queries):
+    for path in ("/api/v1/games/", "/api/v1/games/open/", "/api/v1/variants/"):
+        with django_assert_max_num_queries(6):
+            assert clients["bob"].get(path).status_code == 200
+
+
+def test_a_move_is_bounded(clients, game, django_assert_max_num_queries):
+    table = current_table(game)
+    with django_assert_max_num_queries(12):
+        response = clients[NAME_AT[table.turn]].post(
+            url(game, "actions"),
+            {"actions": [{"type": "draw"}], "expected_version": game.version},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="bounded",
+        )
+    assert response.status_code == 200
+
+
+def test_query_counts_do_not_grow_with_the_game(clients, game):
+    rng = random.Random(3)
+    game = play_random(game, 5, rng)
+    early_reads, early_move = _reads(clients, game), _move(clients, game, rng)
+    game = play_random(game, 60, rng)
+    # Same kind of move (no hand ending in between) for a like-for-like count.
+    while current_table(game).stock and len(current_table(game).stock) < 5:
+        break
+    late_reads, late_move = _reads(clients, game), _move(clients, game, rng)
+
+    assert late_reads == early_reads
+    assert late_move == early_move

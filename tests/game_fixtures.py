@@ -1,0 +1,111 @@
+"""Shared people and games for tests/games, tests/api and tests/integration (healthchecks
+style: one cast of users). Import the fixtures into a conftest or test module to use them.
+
+The cast of a standard 4-player table (seating=invitation, so seats follow the join order):
+alice (seat 0, the creator) and bob (seat 2) are partners against carol (1) and dave (3);
+eve is a stranger to every game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import engine
+from games.engine.randomplay import random_action
+from games.models import Game, GameState
+from games.services import lobby
+from games.services.moves import moves_submit
+
+CAST = ("alice", "bob", "carol", "dave", "eve")
+PASSWORD = "a-long-enough-password-42"
+
+
+def make_user(username: str) -> Any:
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    Token.objects.create(user=user)
+    return user
+
+
+def client_for(user: Any | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+def start_game(
+    users: dict[str, Any], *, public: bool = True, options: dict[str, Any] | None = None, **kw: Any
+) -> Game:
+    """alice's 4-player classic table, joined by carol, bob and dave in that order."""
+    game = lobby.game_create(
+        creator=users["alice"],
+        variant="classic",
+        players=4,
+        options={"seating": "invitation", **(options or {})},
+        is_public=public,
+        **kw,
+    )
+    for name in ("carol", "bob", "dave"):
+        game = lobby.game_join(game_id=game.pk, user=users[name])
+    return game
+
+
+def user_at(game: Game, seat: int) -> Any:
+    return next(s.user for s in game.seats.all() if s.number == seat)
+
+
+def current_table(game: Game) -> engine.Table:
+    return engine.from_json(GameState.objects.get(game=game).table)
+
+
+def play_random(game: Game, moves: int, rng: random.Random | None = None) -> Game:
+    """Play ``moves`` random legal actions through the service, one per call."""
+    rng = rng or random.Random(0)
+    game = Game.objects.get(pk=game.pk)
+    for _ in range(moves):
+        table = current_table(game)
+        seat = table.turn
+        game = moves_submit(
+            game_id=game.pk,
+            user=user_at(game, seat),
+            actions=[random_action(table, rng)],
+            expected_version=game.version,
+        )
+        if game.status != "active":
+            break
+    return game
+
+
+def play_until_hand_ends(game: Game, rng: random.Random | None = None) -> Game:
+    rng = rng or random.Random(0)
+    hand = current_table(game).hand
+    while game.status == "active" and current_table(game).hand == hand:
+        game = play_random(game, 1, rng)
+    return game
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    # The production hasher takes ~1 s per password by design; tests make many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def users(db: Any) -> dict[str, Any]:
+    return {name: make_user(name) for name in CAST}
+
+
+@pytest.fixture
+def game(users: dict[str, Any]) -> Game:
+    return start_game(users)
+
+
+@pytest.fixture
+def private_game(users: dict[str, Any]) -> Game:
+    return start_game(users, public=False)

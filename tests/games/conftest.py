@@ -1,0 +1,6 @@
+from tests.game_fixtures import (  # noqa: F401
+    fast_password_hashing,
+    game,
+    private_game,
+    users,
+)
