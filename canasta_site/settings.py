@@ -263,3 +263,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Time controls and timeouts (games/services/clock.py, timeouts.py, bots.py).
+# The shortest turn a table may have: a day-long default floor would make tests wait, so tests
+# and demos lower it (CANASTA_MIN_TURN_SECONDS=5).
+CANASTA_MIN_TURN_SECONDS = int(os.environ.get("CANASTA_MIN_TURN_SECONDS", "60"))
+CANASTA_MAX_TURN_SECONDS = int(os.environ.get("CANASTA_MAX_TURN_SECONDS", str(14 * 24 * 3600)))
+# A reminder at this fraction of the turn's time (lichess warns at 80%).
+CANASTA_REMINDER_FRACTION = float(os.environ.get("CANASTA_REMINDER_FRACTION", "0.8"))
+# After this many timeouts in a row a bot stands in for the seat until its player reclaims it.
+CANASTA_TIMEOUTS_BEFORE_BOT = int(os.environ.get("CANASTA_TIMEOUTS_BEFORE_BOT", "3"))
+# The bot sweep re-queues bot turns older than this (a lost task, a restarted broker).
+CANASTA_BOT_STALE_SECONDS = float(os.environ.get("CANASTA_BOT_STALE_SECONDS", "30"))

@@ -32,6 +32,7 @@ class EndReason(models.TextChoices):
     RESIGNED = "resigned", "a side resigned"
     ABORTED = "aborted", "aborted before the first move"
     CANCELLED = "cancelled", "every player left before the start"
+    FORFEIT = "forfeit", "a side ran out of time (timeout policy forfeit)"
 
 
 class Game(models.Model):
@@ -56,6 +57,14 @@ class Game(models.Model):
     timeout_policy = models.CharField(
         max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.AUTOPLAY
     )
+    # The clock stops from Saturday 00:00 to Monday 00:00 UTC (games/timecontrol.py).
+    weekend_pause = models.BooleanField(default=False)
+    # When the current turn began: the deadline is recomputed from it when an absence changes.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # A reminder goes out at 80% of the turn's time (lichess); swept like the deadline.
+    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The seat to act is a bot (or a bot standing in): the bot sweep finds lost bot turns.
+    bot_turn = models.BooleanField(default=False, db_index=True)
     # Seating by the draw (classic.md §1) is dealt from its own seed, kept so anyone can check it.
     seating_seed = models.CharField(max_length=64, blank=True, default="")
     created_by = models.ForeignKey(
@@ -109,6 +118,13 @@ class Seat(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The card drawn for seating (classic.md §1) when the game's seating option is "draw".
     drew = models.CharField(max_length=2, blank=True, default="")
+    # A bot seat's level; for a human seat, the level of the bot standing in while `away`.
+    bot_level = models.CharField(max_length=10, blank=True, default="")
+    # After too many timeouts in a row a bot stands in until the player reclaims the seat.
+    away = models.BooleanField(default=False)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    # What the seat's bot remembers of the hand (games.bots.BotMemory) and the last move seen.
+    bot_memory = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["number", "joined_at", "id"]
@@ -122,6 +138,17 @@ class Seat(models.Model):
     def __str__(self) -> str:
         who = self.user.get_username() if self.user_id else self.kind
         return f"seat {self.number} of {self.game_id}: {who}"
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == SeatKind.BOT or self.away
+
+    @property
+    def status_label(self) -> str:
+        """human, away (a bot stands in), or bot: what partners and opponents see."""
+        if self.kind == SeatKind.BOT:
+            return "bot"
+        return "away" if self.away else "human"
 
 
 class GameState(models.Model):

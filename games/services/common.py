@@ -3,7 +3,7 @@ caller's seat, the turn clock and ending a match."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -66,12 +66,6 @@ def require_version(game: Game, expected_version: int) -> None:
         )
 
 
-def turn_deadline(game: Game, now: datetime) -> datetime | None:
-    if game.turn_seconds is None:
-        return None
-    return now + timedelta(seconds=game.turn_seconds)
-
-
 def game_mark_over(
     *, game: Game, reason: EndReason, winner_side: int | None, now: datetime
 ) -> None:
@@ -83,3 +77,5 @@ def game_mark_over(
     game.finished_at = now
     game.turn_seat = None
     game.deadline = None
+    game.reminder_at = None
+    game.bot_turn = False

@@ -8,12 +8,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from games import engine
 from games.access import may_view, seat_of
+from games.bots import BOT_LEVELS
 from games.models import (
     EndReason,
     Game,
@@ -24,13 +26,12 @@ from games.models import (
     SeatStatus,
     TimeoutPolicy,
 )
-from games.services.common import game_lock, game_mark_over, turn_deadline
+from games.services.bots import schedule_bot_turn
+from games.services.clock import clock_restart
+from games.services.common import game_lock, game_mark_over
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.hands import hand_deal, hand_finish
-
-# A correspondence clock shorter than a minute is a live game; longer than 60 days is none.
-MIN_TURN_SECONDS = 60
-MAX_TURN_SECONDS = 60 * 24 * 3600
+from games.services.notify import notify_turn
 
 
 def _invalid(code: str, message: str, **details: Any) -> GameError:
@@ -88,17 +89,30 @@ def game_create(
     turn_seconds: int | None = None,
     timeout_policy: str = TimeoutPolicy.AUTOPLAY,
     invite: Sequence[str] = (),
+    bots: Sequence[str] = (),
+    weekend_pause: bool = False,
 ) -> Game:
-    """A new table with the creator seated; invited players get a seat kept for them."""
+    """A new table with the creator seated; invited players get a seat kept for them and
+    ``bots`` (levels) fill seats at once; the game starts when the last seat is taken."""
     resolved = _check_table(variant, players, dict(options or {}))
-    if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+    # The floor is a setting so that tests and demos can use seconds (minutes in production).
+    low, high = settings.CANASTA_MIN_TURN_SECONDS, settings.CANASTA_MAX_TURN_SECONDS
+    if turn_seconds is not None and not low <= turn_seconds <= high:
         raise _invalid(
-            "invalid_time_control",
-            f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}, or null.",
+            "invalid_time_control", f"turn_seconds must be from {low} to {high}, or null."
         )
     if timeout_policy not in TimeoutPolicy.values:
         raise _invalid("invalid_time_control", f"Unknown timeout policy {timeout_policy!r}.")
     invited = _invitees(creator, invite, players - 1)
+    unknown = [level for level in bots if level not in BOT_LEVELS]
+    if unknown:
+        raise _invalid(
+            "invalid_bots", f"Unknown bot level {unknown[0]!r}.", levels=list(BOT_LEVELS)
+        )
+    if len(invited) + len(bots) > players - 1:
+        raise _invalid(
+            "invalid_bots", f"Only {players - 1 - len(invited)} seats are left for bots."
+        )
     now = timezone.now()
     game = Game.objects.create(
         variant=variant,
@@ -107,12 +121,26 @@ def game_create(
         is_public=is_public,
         turn_seconds=turn_seconds,
         timeout_policy=timeout_policy,
+        weekend_pause=weekend_pause,
         created_by=creator,
     )
-    Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)
+    seats = [Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)]
     Seat.objects.bulk_create(
         Seat(game=game, user=user, status=SeatStatus.INVITED) for user in invited
     )
+    for level in bots:
+        seats.append(
+            Seat.objects.create(
+                game=game,
+                kind=SeatKind.BOT,
+                bot_level=level,
+                status=SeatStatus.JOINED,
+                joined_at=now,
+            )
+        )
+    if len(seats) == players:
+        game_start(game=game, seats=seats, now=now)
+        game.save()
     return game
 
 
@@ -213,7 +241,12 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     game.status = GameStatus.ACTIVE
     game.started_at = now
     game.turn_seat = table.turn
-    game.deadline = turn_deadline(game, now)
+    # Seats were just numbered (and one may be new): read them afresh for the clock and mail.
+    getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
+    clock_restart(game=game, now=now)
+    notify_turn(game=game, table=table, move_seq=0)
+    if game.bot_turn:
+        schedule_bot_turn(game_id=game.pk, version=game.version + 1)
 
 
 @transaction.atomic

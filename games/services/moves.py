@@ -20,16 +20,18 @@ from django.utils import timezone
 from games import engine
 from games.engine import Table
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
+from games.services.bots import schedule_bot_turn
+from games.services.clock import clock_restart
 from games.services.common import (
     game_lock,
     game_mark_over,
     require_active,
     require_player,
     require_version,
-    turn_deadline,
 )
 from games.services.errors import ErrorKind, GameError
 from games.services.hands import deal_event, hand_deal, hand_finish
+from games.services.notify import notify_events, notify_turn
 
 # More actions than any turn can need: a longer batch is a mistake, not a long turn.
 MAX_BATCH = 50
@@ -101,38 +103,96 @@ def moves_submit(
     actor: str = Actor.PLAYER,
 ) -> Game:
     """Apply ``actions`` for the caller's seat, all or nothing; returns the updated game."""
+    _check_batch(actions)
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = require_player(game, user)
+        require_active(game)
+        require_version(game, expected_version)
+        if seat.away:
+            # A player who moves is back: the bot standing in steps aside (seat_reclaim).
+            seat_release_bot(seat=seat)
+        commit_batch(game=game, seat=seat, actions=actions, actor=actor)
+        return game
+
+
+def moves_submit_for_seat(
+    *,
+    game_id: UUID | str,
+    seat_number: int,
+    actions: Sequence[Any],
+    actor: str,
+    expected_version: int | None = None,
+) -> Game:
+    """The system's or a bot's moves on a seat's behalf, through the same path as a player's."""
+    _check_batch(actions)
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        require_active(game)
+        if expected_version is not None:
+            require_version(game, expected_version)
+        seat = next(s for s in game.seats.all() if s.number == seat_number)
+        commit_batch(game=game, seat=seat, actions=actions, actor=actor)
+        return game
+
+
+def _check_batch(actions: Sequence[Any]) -> None:
     if not actions:
         raise GameError(ErrorKind.INVALID, "invalid_request", "actions must not be empty.")
     if len(actions) > MAX_BATCH:
         raise GameError(
             ErrorKind.INVALID, "invalid_request", f"At most {MAX_BATCH} actions per request."
         )
-    with transaction.atomic():
-        game = game_lock(game_id=game_id)
-        seat = require_player(game, user)
-        require_active(game)
-        require_version(game, expected_version)
-        state = game.state
-        before = engine.from_json(state.table)
-        pending = _apply_batch(game, seat, before, actions, actor)
-        now = timezone.now()
-        for move in pending.moves:
-            move.created_at = now
-        if pending.table.over:
-            _close_hand(game, state, pending, now)
-        Move.objects.bulk_create(pending.moves)
-        state.table = pending.table.to_json()
-        state.save(update_fields=["table", "totals", "hand_commitment", "updated_at"])
-        game.last_seq += len(pending.moves)
-        game.version += 1
-        if game.finished_at is None:
-            turn = pending.table.turn
-            if turn != game.turn_seat or pending.table.hand != before.hand:
-                # The clock restarts only when the turn changes hands (or a new hand starts).
-                game.deadline = turn_deadline(game, now)
-            game.turn_seat = turn
-        game.save()
-        return game
+
+
+def seat_release_bot(*, seat: Seat) -> None:
+    seat.away = False
+    seat.bot_level = ""
+    seat.timeouts_in_a_row = 0
+    seat.save(update_fields=["away", "bot_level", "timeouts_in_a_row"])
+
+
+def commit_batch(
+    *, game: Game, seat: Seat, actions: Sequence[Any], actor: str, now: datetime | None = None
+) -> Table:
+    """Apply, log, snapshot, restart the clock and write the notifications, in the caller's
+    transaction (the game row is locked). Returns the new table."""
+    state = game.state
+    before = engine.from_json(state.table)
+    pending = _apply_batch(game, seat, before, actions, actor)
+    now = now or timezone.now()
+    for move in pending.moves:
+        move.created_at = now
+    if pending.table.over:
+        _close_hand(game, state, pending, now)
+    Move.objects.bulk_create(pending.moves)
+    state.table = pending.table.to_json()
+    state.save(update_fields=["table", "totals", "hand_commitment", "updated_at"])
+    game.last_seq += len(pending.moves)
+    game.version += 1
+    new_turn = False
+    if game.finished_at is None:
+        turn = pending.table.turn
+        # The clock restarts only when the turn changes hands (or a new hand starts).
+        new_turn = turn != game.turn_seat or pending.table.hand != before.hand
+        game.turn_seat = turn
+        if new_turn:
+            clock_restart(game=game, now=now)
+    if actor == Actor.PLAYER and seat.timeouts_in_a_row:
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["timeouts_in_a_row"])
+    game.save()
+    notify_events(
+        game=game,
+        events=[event for move in pending.moves for event in move.events],
+        totals=list(state.totals),
+        move_seq=game.last_seq,
+    )
+    if new_turn:
+        notify_turn(game=game, table=pending.table, move_seq=game.last_seq)
+    if game.bot_turn:
+        schedule_bot_turn(game_id=game.pk, version=game.version)
+    return pending.table
 
 
 def _resign_winner(totals: list[int], loser: int) -> int | None:
@@ -173,4 +233,5 @@ def game_resign(*, game_id: UUID | str, user: Any, actor: str = Actor.PLAYER) ->
         game.last_seq += 1
         game.version += 1
         game.save()
+        notify_events(game=game, events=events, totals=list(state.totals), move_seq=game.last_seq)
         return game

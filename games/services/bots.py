@@ -1,0 +1,125 @@
+"""Bot turns: a bot seat (or a bot standing in for an away player) plays through the same
+service path as a person (games.services.moves.moves_submit_for_seat).
+
+The bot decides outside any database lock (a strong bot may think for a second or two), from
+the seat's player view only, then submits its turn with the version it saw; if someone else
+changed the game meanwhile the submission is stale and the bot simply looks again.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.bots import BotMemory, get_bot
+from games.models import Actor, Game, GameState, Move, Seat, SeatKind
+from games.services.errors import GameError
+
+log = logging.getLogger(__name__)
+
+# A turn is at most draw, a few melds and a discard; the cap stops a confused bot.
+MAX_ACTIONS_PER_TURN = 30
+
+
+def schedule_bot_turn(*, game_id: UUID | str, version: int) -> None:
+    """Ask a worker to play the bot's turn once this transaction has committed."""
+
+    def enqueue() -> None:
+        from games.tasks import play_bot_turn
+
+        try:
+            play_bot_turn.delay(str(game_id), version)
+        except Exception:  # the broker is down: the bot sweep (games.tasks) catches up
+            log.warning("could not queue the bot turn of game %s; the sweep will", game_id)
+
+    transaction.on_commit(enqueue)
+
+
+def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
+    """The seat's memory, brought up to date with every move it has not seen yet."""
+    stored = seat.bot_memory or {}
+    seen = int(stored.get("seq", 0))
+    memory = (
+        BotMemory.from_json(stored["memory"])
+        if "memory" in stored
+        else BotMemory(seat=seat.number or 0, players=game.players, hand=table.hand)
+    )
+    moves = Move.objects.filter(game=game, seq__gt=seen).order_by("seq").only("events", "seq")
+    for move in moves:
+        for event in move.events:
+            memory.observe(engine.event_for(event, seat.number))
+        seen = move.seq
+    memory.sync(table.hand)
+    seat.bot_memory = {"memory": memory.to_json(), "seq": seen}
+    return memory
+
+
+def _plan_turn(
+    level: str, table: engine.Table, seat: int, memory: BotMemory
+) -> list[dict[str, Any]]:
+    """The actions of one whole turn, chosen from player views only."""
+    bot = get_bot(level)
+    rng = random.Random(secrets.randbits(64))
+    actions: list[dict[str, Any]] = []
+    while not table.over and table.turn == seat and len(actions) < MAX_ACTIONS_PER_TURN:
+        view = engine.player_view(table, seat)
+        action = bot.choose(view, memory, rng)
+        outcome = engine.apply(table, seat, action)
+        for event in outcome.events:
+            memory.observe(engine.event_for(event, seat))
+        actions.append(action)
+        table = outcome.table
+    return actions
+
+
+def bot_take_turn(*, game_id: UUID | str) -> bool:
+    """Play the current turn if a bot holds it; True if a turn was played."""
+    from games.services.moves import moves_submit_for_seat
+
+    game = Game.objects.filter(pk=game_id, status="active", bot_turn=True).first()
+    if game is None:
+        return False
+    seat = Seat.objects.filter(game=game, number=game.turn_seat).first()
+    if seat is None or not seat.played_by_bot:
+        return False
+    state = GameState.objects.get(game=game)
+    table = engine.from_json(state.table)
+    memory = _memory_for(seat, game, table)
+    level = seat.bot_level or "basic"
+    actions = _plan_turn(level, table, seat.number or 0, memory)
+    if not actions:
+        return False
+    actor = Actor.BOT if seat.kind == SeatKind.BOT else Actor.SYSTEM
+    try:
+        moves_submit_for_seat(
+            game_id=game.pk,
+            seat_number=seat.number or 0,
+            actions=actions,
+            actor=actor,
+            expected_version=game.version,
+        )
+    except GameError as error:
+        # Someone moved first (a player reclaimed the seat, a timeout): look again later.
+        log.info("bot turn in game %s not applied: %s", game.pk, error.code)
+        return False
+    Seat.objects.filter(pk=seat.pk).update(bot_memory=seat.bot_memory)
+    return True
+
+
+def stale_bot_games(*, limit: int = 100) -> list[Any]:
+    """Games whose bot turn has waited too long (its task was lost): the bot sweep's work."""
+    cutoff = timezone.now() - timedelta(seconds=settings.CANASTA_BOT_STALE_SECONDS)
+    return list(
+        Game.objects.filter(status="active", bot_turn=True, turn_started_at__lte=cutoff)
+        .order_by("turn_started_at")
+        .values_list("pk", flat=True)[:limit]
+    )

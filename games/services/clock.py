@@ -1,0 +1,72 @@
+"""The turn clock: deadline and reminder of the seat to act (issue: background work).
+
+The deadline is an indexed column swept by Celery beat (games/tasks.py), never a Celery
+countdown (design.md, "Time, without long Celery countdowns"). Running time stops on
+weekends when the table pauses them and during the absences of the player to move.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+
+from games.models import Game, Seat
+from games.timecontrol import deadline_after
+
+
+def _turn_seat(game: Game) -> Seat | None:
+    for seat in game.seats.all():
+        if seat.number == game.turn_seat:
+            return seat
+    return None
+
+
+def clock_restart(*, game: Game, now: datetime) -> None:
+    """A new turn begins now: set whose clock runs and until when (the caller saves the game)."""
+    game.turn_started_at = now
+    clock_update(game=game)
+
+
+def clock_update(*, game: Game) -> None:
+    """Recompute deadline, reminder and bot flag from turn_started_at (absences may change)."""
+    from notifications.selectors import absence_intervals
+
+    seat = _turn_seat(game)
+    game.bot_turn = bool(seat is not None and seat.played_by_bot and game.turn_seat is not None)
+    start = game.turn_started_at
+    if game.turn_seconds is None or start is None or seat is None or seat.played_by_bot:
+        # Bots do not run out of time; their turns are made by a task and swept when lost.
+        game.deadline = None
+        game.reminder_at = None
+        return
+    absences = absence_intervals(user=seat.user, after=start) if seat.user_id else []
+    pause = {"weekend_pause": game.weekend_pause, "absences": absences}
+    game.deadline = deadline_after(start, game.turn_seconds, **pause)
+    fraction = settings.CANASTA_REMINDER_FRACTION
+    if 0 < fraction < 1:
+        game.reminder_at = deadline_after(start, int(game.turn_seconds * fraction), **pause)
+    else:
+        game.reminder_at = None
+
+
+def clock_refresh_for_user(*, user: object) -> int:
+    """An absence of ``user`` changed: recompute the deadlines of games waiting for them."""
+    from django.db import transaction
+
+    from games.services.common import game_lock
+
+    updated = 0
+    waiting = Game.objects.filter(
+        status="active", seats__user=user, seats__number__isnull=False
+    ).values_list("pk", flat=True)
+    for game_id in list(waiting):
+        with transaction.atomic():
+            game = game_lock(game_id=game_id, with_state=False)
+            seat = _turn_seat(game)
+            if seat is None or seat.user_id != getattr(user, "pk", None):
+                continue
+            clock_update(game=game)
+            game.save(update_fields=["deadline", "reminder_at", "bot_turn"])
+            updated += 1
+    return updated

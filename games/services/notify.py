@@ -1,0 +1,103 @@
+"""Notifications a move causes, written as outbox rows in the move's own transaction.
+
+notifications.services.outbox delivers them after commit (and its beat sweep resends what a
+lost message left behind). Payloads are built from each recipient's player view only
+(notifications/payloads.py), so nothing hidden can reach an email.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.engine import Table
+from games.models import Game, Seat
+
+
+def _humans(game: Game) -> list[Seat]:
+    return [
+        s
+        for s in game.seats.all()
+        if s.user_id is not None and s.kind == "human" and s.number is not None
+    ]
+
+
+def notify_turn(*, game: Game, table: Table, move_seq: int) -> None:
+    """your_turn for the player who must act now (not for bots or a seat a bot stands in for)."""
+    from notifications.models import OutboxKind
+    from notifications.payloads import turn_payload
+    from notifications.services.outbox import outbox_enqueue
+
+    if table.over or game.turn_seat is None:
+        return
+    for seat in _humans(game):
+        if seat.number == game.turn_seat and not seat.away:
+            outbox_enqueue(
+                recipient=seat.user,
+                kind=OutboxKind.YOUR_TURN,
+                game=game,
+                move_seq=move_seq,
+                payload=turn_payload(game=game, table=table, seat=seat.number),
+            )
+
+
+def notify_events(
+    *, game: Game, events: Iterable[dict[str, Any]], totals: list[int], move_seq: int
+) -> None:
+    """hand_over and match_over mails for every human player."""
+    from notifications.models import OutboxKind
+    from notifications.payloads import hand_over_payload, match_over_payload
+    from notifications.services.outbox import outbox_enqueue
+
+    for event in events:
+        if event.get("type") == "hand_result":
+            for seat in _humans(game):
+                outbox_enqueue(
+                    recipient=seat.user,
+                    kind=OutboxKind.HAND_OVER,
+                    game=game,
+                    move_seq=move_seq,
+                    key=f"{game.pk}:hand{event.get('hand')}:{seat.user_id}:hand_over",
+                    payload=hand_over_payload(
+                        game=game, seat=seat.number, hand_result=event, totals=totals
+                    ),
+                )
+        elif event.get("type") == "match_over":
+            for seat in _humans(game):
+                outbox_enqueue(
+                    recipient=seat.user,
+                    kind=OutboxKind.MATCH_OVER,
+                    game=game,
+                    move_seq=move_seq,
+                    payload=match_over_payload(
+                        game=game,
+                        seat=seat.number,
+                        totals=totals,
+                        winner_side=event.get("winner"),
+                        reason=str(event.get("reason")),
+                    ),
+                )
+
+
+def notify_timeout(
+    *, game: Game, table: Table, timed_out_seat: int, handed_to_bot: bool, move_seq: int
+) -> None:
+    from notifications.models import OutboxKind
+    from notifications.payloads import timeout_payload
+    from notifications.services.outbox import outbox_enqueue
+
+    for seat in _humans(game):
+        outbox_enqueue(
+            recipient=seat.user,
+            kind=OutboxKind.TIMEOUT,
+            game=game,
+            move_seq=move_seq,
+            payload=timeout_payload(
+                game=game,
+                table=table,
+                seat=seat.number,
+                timed_out_seat=timed_out_seat,
+                policy=game.timeout_policy,
+                handed_to_bot=handed_to_bot,
+            ),
+        )
