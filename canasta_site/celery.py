@@ -1,6 +1,15 @@
-"""The Celery application; tasks live in each app's tasks.py and are found by autodiscovery."""
+"""The Celery application; tasks live in each app's tasks.py and are found by autodiscovery.
 
+Configuration is the CELERY_* settings (settings.py); the beat schedule is built here from the
+CANASTA_*_SECONDS settings. README.md, "Background work", describes what runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
 import os
+from pathlib import Path
+from typing import Any
 
 from celery import Celery
 
@@ -9,3 +18,49 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canasta_site.settings")
 app = Celery("canasta")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Comes with the deadline issue's games/tasks.py; scheduled as soon as that module exists, so
+# no entry ever names a task that is not there.
+DEADLINE_SWEEP_TASK = "games.tasks.sweep_deadlines"
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+
+
+def beat_schedule() -> dict[str, dict[str, Any]]:
+    from django.conf import settings
+
+    schedule: dict[str, dict[str, Any]] = {
+        "sweep-outbox": {
+            "task": "notifications.tasks.sweep_outbox",
+            "schedule": settings.CANASTA_SWEEP_SECONDS,
+            # A sweep that waited longer than its interval is replaced by the next one.
+            "options": {"expires": settings.CANASTA_SWEEP_SECONDS},
+        },
+        "send-digests": {
+            "task": "notifications.tasks.send_digests",
+            "schedule": settings.CANASTA_DIGEST_SECONDS,
+            "options": {"expires": settings.CANASTA_DIGEST_SECONDS},
+        },
+    }
+    if _module_exists(DEADLINE_SWEEP_TASK.rsplit(".", 1)[0]):
+        schedule["sweep-deadlines"] = {
+            "task": DEADLINE_SWEEP_TASK,
+            "schedule": settings.CANASTA_DEADLINE_SWEEP_SECONDS,
+            "options": {"expires": settings.CANASTA_DEADLINE_SWEEP_SECONDS},
+        }
+    return schedule
+
+
+@app.on_after_configure.connect
+def _configure_background_work(sender: Celery, **kwargs: Any) -> None:
+    sender.conf.beat_schedule = beat_schedule()
+    if str(sender.conf.broker_url).startswith("filesystem://"):
+        # The filesystem transport expects its folders to exist, in producers and workers alike.
+        options = sender.conf.broker_transport_options
+        for key in ("data_folder_in", "data_folder_out", "control_folder"):
+            Path(options[key]).mkdir(parents=True, exist_ok=True)

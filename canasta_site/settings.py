@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "games",
     "api",
     "notifications",
+    "clients",
+    "mailplay",
     "web",
 ]
 
@@ -212,21 +214,31 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Personal API tokens (Bearer or Token cnst_...); account tokens fall through to DRF's.
+        "clients.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        # A personal token needs scope `read` for GET and `play` for everything else.
+        "clients.permissions.TokenScopes",
+    ],
     # One error shape for every failure (api/errors.py).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
+        # Per user and scope (read: safe methods, play: the rest), in the shared cache.
+        "clients.throttles.ScopeRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON_RATE", "120/min"),
         "user": os.environ.get("THROTTLE_USER_RATE", "1200/min"),
         # Sign-up and token requests (api/throttles.py), per client address.
         "auth": os.environ.get("THROTTLE_AUTH_RATE", "30/min"),
+        "read": os.environ.get("THROTTLE_READ_RATE", "600/min"),
+        "play": os.environ.get("THROTTLE_PLAY_RATE", "120/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -245,7 +257,10 @@ SPECTACULAR_SETTINGS = {
         "SeatStatusEnum": "games.models.SeatStatus",
         "SeatKindEnum": "games.models.SeatKind",
         "TimeoutPolicyEnum": "games.models.TimeoutPolicy",
+        "BotLevelEnum": "games.bots.BOT_LEVELS",
         "HealthStatusEnum": ["ok", "unavailable"],
+        "EventKindEnum": "clients.models.EventKind",
+        "TokenScopeEnum": "clients.models.TokenScope",
     },
     "TAGS": [
         {"name": "auth", "description": "Accounts and tokens: `Authorization: Token <key>`."},
@@ -253,6 +268,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "lobby", "description": "Create, find, join and leave tables."},
         {"name": "play", "description": "The game as your seat sees it; your moves."},
         {"name": "log", "description": "The move log and the hands' seeds and commitments."},
+        {"name": "me", "description": "Your email preferences and absences (vacations)."},
+        {"name": "events", "description": "Your event feed: long-poll or server-sent events."},
+        {"name": "webhooks", "description": "Signed HTTP callbacks for your events."},
+        {"name": "tokens", "description": "Personal API tokens with scopes (read, play)."},
         {"name": "health", "description": "For monitors."},
     ],
 }
@@ -275,3 +294,54 @@ CANASTA_REMINDER_FRACTION = float(os.environ.get("CANASTA_REMINDER_FRACTION", "0
 CANASTA_TIMEOUTS_BEFORE_BOT = int(os.environ.get("CANASTA_TIMEOUTS_BEFORE_BOT", "3"))
 # The bot sweep re-queues bot turns older than this (a lost task, a restarted broker).
 CANASTA_BOT_STALE_SECONDS = float(os.environ.get("CANASTA_BOT_STALE_SECONDS", "30"))
+
+# Play by email (mailplay/, README.md "Play by email"). Reply addresses are
+# <CANASTA_MAIL_LOCAL_PART>+<token>@<CANASTA_MAIL_DOMAIN>; mail to them comes back through
+# `manage.py receive_email` (an MTA pipe or a Maildir) or the inbound webhook.
+CANASTA_MAIL_DOMAIN = os.environ.get("CANASTA_MAIL_DOMAIN", "canasta.localhost")
+CANASTA_MAIL_LOCAL_PART = os.environ.get("CANASTA_MAIL_LOCAL_PART", "play")
+# The From of a reply must be the player's account address; 0 accepts any sender that holds
+# the token (answers still go to the account's address only).
+CANASTA_MAIL_REQUIRE_FROM_MATCH = env_bool("CANASTA_MAIL_REQUIRE_FROM_MATCH", default=True)
+CANASTA_MAIL_MAX_BYTES = int(os.environ.get("CANASTA_MAIL_MAX_BYTES", str(256 * 1024)))
+# Draw for email players when drawing is the only legal start of their turn.
+CANASTA_MAIL_AUTO_DRAW = env_bool("CANASTA_MAIL_AUTO_DRAW", default=True)
+# The inbound webhook (Postmark's format, via django-anymail) takes HTTP basic auth
+# "user:password" (anymail's WEBHOOK_SECRET); unset, the webhook refuses every request.
+CANASTA_INBOUND_SECRET = os.environ.get("CANASTA_INBOUND_SECRET", "")
+
+# Clients built by others (clients/; README.md, "Webhooks, event feed and tokens").
+# Webhooks to private, loopback, link-local or otherwise internal addresses are refused unless
+# this is on (development with a local receiver; never in production).
+CANASTA_WEBHOOKS_ALLOW_PRIVATE = env_bool("CANASTA_WEBHOOKS_ALLOW_PRIVATE", default=False)
+CANASTA_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("CANASTA_WEBHOOK_TIMEOUT_SECONDS", "5"))
+# A hook whose last this-many delivery attempts all failed is turned off and its owner mailed.
+CANASTA_WEBHOOK_MAX_FAILURES = int(os.environ.get("CANASTA_WEBHOOK_MAX_FAILURES", "10"))
+CANASTA_WEBHOOKS_PER_USER = int(os.environ.get("CANASTA_WEBHOOKS_PER_USER", "10"))
+CANASTA_API_TOKENS_PER_USER = int(os.environ.get("CANASTA_API_TOKENS_PER_USER", "20"))
+# The event feed's long poll: default and longest wait, and how often a waiting request looks.
+CANASTA_EVENTS_WAIT_SECONDS = float(os.environ.get("CANASTA_EVENTS_WAIT_SECONDS", "25"))
+CANASTA_EVENTS_MAX_WAIT_SECONDS = float(os.environ.get("CANASTA_EVENTS_MAX_WAIT_SECONDS", "60"))
+CANASTA_EVENTS_POLL_SECONDS = float(os.environ.get("CANASTA_EVENTS_POLL_SECONDS", "0.5"))
+# A server-sent-events stream ends after this long (the client reconnects with Last-Event-ID),
+# so a worker thread is never held forever.
+CANASTA_EVENTS_STREAM_SECONDS = float(os.environ.get("CANASTA_EVENTS_STREAM_SECONDS", "300"))
+
+# --- Production hardening (README "Deployment"; `manage.py check --deploy` passes with no
+# warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+    if os.environ.get("SECURE_PROXY_SSL_HEADER_NAME"):
+        SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER_NAME"], "https")
+SESSION_COOKIE_HTTPONLY = True
+# Bodies larger than any legitimate request are refused before parsing (a move is < 2 KB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200

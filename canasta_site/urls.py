@@ -13,6 +13,8 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     # Anything else under /api/ answers in the API's error shape, with DEBUG on or off.
     re_path(r"^api/", api_not_found),
+    # Inbound mail for play by email (mailplay/urls.py): the provider webhook.
+    path("mail/", include("mailplay.urls")),
     # The web pages for people: lobby, game page, accounts (web/urls.py).
     path("", include("web.urls")),
 ]

@@ -1,0 +1,144 @@
+"""Outbound notifications, their per-user preferences, and declared absences.
+
+Every notification is an `Outbox` row written in the same transaction as the change that caused
+it; Celery only delivers rows (README.md, "Background work"). Writes go through
+notifications/services/, reads through notifications/selectors.py.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class OutboxKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "your turn"
+    REMINDER = "reminder", "the deadline is near"
+    TIMEOUT = "timeout", "a timeout was applied"
+    HAND_OVER = "hand_over", "a hand is over"
+    MATCH_OVER = "match_over", "the match is over"
+    DIGEST = "digest", "daily digest of games waiting for you"
+    # Reserved for later issues (reply-by-email confirmations, webhooks).
+    EMAIL_REPLY = "email_reply", "answer to an emailed move"
+    WEBHOOK = "webhook", "webhook event"
+
+
+class OutboxChannel(models.TextChoices):
+    EMAIL = "email", "email"
+    WEBHOOK = "webhook", "webhook"
+
+
+class OutboxStatus(models.TextChoices):
+    PENDING = "pending", "waiting to be sent"
+    SENDING = "sending", "claimed by a worker"
+    SENT = "sent", "sent"
+    FAILED = "failed", "gave up after the last attempt"
+    SKIPPED = "skipped", "not sent: the recipient's preferences or address"
+
+
+# The rows a worker may still pick up; the partial index below covers exactly these, so the
+# sweep's cost follows the backlog, not the history of sent mail.
+OPEN_STATUSES = (OutboxStatus.PENDING, OutboxStatus.SENDING)
+
+
+class Outbox(models.Model):
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="outbox"
+    )
+    move_seq = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=12, choices=OutboxKind.choices)
+    channel = models.CharField(max_length=8, choices=OutboxChannel.choices, default="email")
+    # "<game>:<move_seq>:<recipient>:<kind>" unless the caller names one: the same event can
+    # be enqueued any number of times and is written (and so sent) once.
+    key = models.CharField(max_length=200, unique=True)
+    # Everything the message shows, computed when the event happened and limited to what the
+    # recipient may see: their player view, their legal actions, deadline, link data.
+    payload = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=8, choices=OutboxStatus.choices, default=OutboxStatus.PENDING
+    )
+    # Claims so far. Counted when a worker claims the row, so a message that kills its worker
+    # still runs out of attempts; also the fencing token of the claim (services/outbox.py).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # When a worker may next claim the row: now for a new row, the backoff after a failure,
+    # the end of the visibility timeout while a worker holds it.
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status__in=["pending", "sending"]),
+                name="outbox_due_idx",
+            ),
+            models.Index(fields=["recipient", "-created_at"], name="outbox_recipient_idx"),
+        ]
+        verbose_name_plural = "outbox"
+
+    def __str__(self) -> str:
+        return f"{self.kind} to user {self.recipient_id} ({self.status}) {self.key}"
+
+
+class EmailMode(models.TextChoices):
+    EVERY_TURN = "every_turn", "an email for every turn"
+    DIGEST = "digest", "one daily digest of the games waiting for you"
+    NONE = "none", "no email"
+
+
+class NotificationPreference(models.Model):
+    """A user's email preferences; a user without a row gets the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="notification_preference",
+    )
+    email_mode = models.CharField(
+        max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY_TURN
+    )
+    digest_hour = models.PositiveSmallIntegerField(default=7, help_text="UTC hour, 0-23")
+    last_digest_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(digest_hour__lte=23), name="preference_digest_hour_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email_mode} for user {self.user_id}"
+
+
+class Absence(models.Model):
+    """A declared vacation: the player's turn clocks stop from starts_at to ends_at."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="absence_user_ends_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="absence_ends_after_start"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"absence of user {self.user_id}: {self.starts_at} to {self.ends_at}"

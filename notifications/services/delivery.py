@@ -1,0 +1,63 @@
+"""Sending one claimed outbox row through Django's email backend."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.db import DatabaseError
+
+from notifications.emails import build_message
+from notifications.models import Outbox, OutboxChannel, OutboxStatus
+from notifications.services.outbox import (
+    outbox_mark_failed_attempt,
+    outbox_mark_sent,
+    outbox_mark_skipped,
+)
+from notifications.services.preferences import email_skip_reason
+
+logger = logging.getLogger(__name__)
+
+# Marking a row sent is retried on a database error: the mail is out, and a row left `sending`
+# would be sent again once its visibility timeout ends.
+MARK_SENT_TRIES = 3
+
+
+def _mark_sent(row: Outbox) -> None:
+    for attempt in range(1, MARK_SENT_TRIES + 1):
+        try:
+            outbox_mark_sent(row)
+            return
+        except DatabaseError:
+            if attempt == MARK_SENT_TRIES:
+                raise
+            logger.warning("outbox %s: sent, but could not record it; retrying", row.pk)
+            time.sleep(0.5 * attempt)
+
+
+def send_row(row: Outbox) -> str:
+    """Deliver a row this worker has claimed; returns its new status."""
+    if row.channel == OutboxChannel.WEBHOOK:
+        # Webhooks of third-party clients: a signed HTTP POST, with its own delivery log and
+        # disabling (clients/services/webhooks.py); retries and backoff stay the outbox's.
+        from clients.services.webhooks import deliver
+
+        return deliver(row)
+    if row.channel != OutboxChannel.EMAIL:
+        outbox_mark_skipped(row, reason=f"no delivery for channel {row.channel} yet")
+        return OutboxStatus.SKIPPED
+    reason = email_skip_reason(recipient=row.recipient, kind=row.kind)
+    if reason:
+        outbox_mark_skipped(row, reason=reason)
+        return OutboxStatus.SKIPPED
+    try:
+        message = build_message(kind=row.kind, payload=row.payload, to=row.recipient.email)
+        message.send(fail_silently=False)
+    except Exception as error:
+        logger.warning("outbox %s: attempt %s failed: %r", row.pk, row.attempts, error)
+        return outbox_mark_failed_attempt(row, error=error)
+    # Right after the backend returned: the window in which a crash sends a mail twice is
+    # this one UPDATE.
+    _mark_sent(row)
+    logger.info("outbox %s: sent %s to user %s", row.pk, row.kind, row.recipient_id)
+    return OutboxStatus.SENT

@@ -1,0 +1,218 @@
+"""The outbox: notifications written as rows with the change that caused them, delivered after
+commit, swept when a message was lost (design.md, "Data flow of a move", steps 3-4).
+
+A row's life: pending -> sending (claimed by one worker, conditional UPDATE) -> sent, or back
+to pending with a backoff after a failure, or failed after the last attempt, or skipped when
+the recipient does not want it or has no address. Delivery is at least once by construction
+(a worker may die at any point) and exactly once in practice: the claim lets one worker hold
+a row, and the row is marked sent right after the email backend returns.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from notifications.models import OPEN_STATUSES, Outbox, OutboxChannel, OutboxStatus
+
+logger = logging.getLogger(__name__)
+
+
+def outbox_key(*, recipient: Any, kind: str, game: Any = None, move_seq: int | None = None) -> str:
+    """The default dedupe key: one row per game, move, recipient and kind."""
+    game_part = "-" if game is None else str(getattr(game, "pk", game))
+    seq_part = "-" if move_seq is None else str(move_seq)
+    return f"{game_part}:{seq_part}:{getattr(recipient, 'pk', recipient)}:{kind}"
+
+
+def _schedule_delivery(outbox_id: int) -> None:
+    # Imported here: tasks imports this module.
+    from notifications.tasks import deliver_outbox
+
+    try:
+        deliver_outbox.delay(outbox_id)
+    except Exception:
+        # The broker is down or slow. The row is committed; sweep_outbox sends it later. A
+        # move must never fail (or fail to answer) because of this.
+        logger.warning("outbox %s: could not queue delivery; the sweep will send it", outbox_id)
+
+
+def outbox_enqueue(
+    *,
+    recipient: Any,
+    kind: str,
+    payload: dict[str, Any],
+    game: Any = None,
+    move_seq: int | None = None,
+    key: str | None = None,
+    channel: str = OutboxChannel.EMAIL,
+) -> Outbox | None:
+    """Write a notification row in the caller's transaction and deliver it after commit.
+
+    Idempotent: a second call with the same key returns None and writes nothing, so a retried
+    request or a repeated event never notifies twice. Returns the new row.
+    """
+    from notifications.services.preferences import email_skip_reason
+
+    key = key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq)
+    skip_reason = None
+    if channel == OutboxChannel.EMAIL:
+        skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+    # A skipped row is written all the same: it records that the event happened and why no
+    # mail went out (delivery checks the preference again, in case it changed meanwhile).
+    status = OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING
+    try:
+        # A savepoint, so a duplicate key does not break the caller's transaction.
+        with transaction.atomic():
+            row, created = Outbox.objects.get_or_create(
+                key=key,
+                defaults={
+                    "recipient": recipient,
+                    "kind": kind,
+                    "channel": channel,
+                    "game": game,
+                    "move_seq": move_seq,
+                    "payload": payload,
+                    "status": status,
+                    "last_error": skip_reason or "",
+                },
+            )
+    except IntegrityError:
+        # Another transaction inserted the same key between our SELECT and INSERT.
+        return None
+    if not created:
+        return None
+    if row.status == OutboxStatus.PENDING:
+        transaction.on_commit(lambda: _schedule_delivery(row.pk))
+    return row
+
+
+def _due(now: datetime) -> Q:
+    # Pending rows whose time has come, and `sending` rows whose visibility timeout ran out:
+    # their worker died (killed, lost its connection) between claiming and finishing.
+    return Q(status__in=OPEN_STATUSES, next_attempt_at__lte=now)
+
+
+def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:
+    """Take the row for delivery, or None when it is not due or another worker holds it.
+
+    One conditional UPDATE: of two workers racing for the row, exactly one matches. The claim
+    moves next_attempt_at to the end of the visibility timeout; if the worker is still not done
+    by then it is taken for dead and the row is claimable again.
+    """
+    now = now or timezone.now()
+    visible_again = now + timedelta(seconds=settings.CANASTA_OUTBOX_VISIBILITY_SECONDS)
+    claimed = (
+        Outbox.objects.filter(_due(now), pk=outbox_id)
+        .filter(attempts__lt=settings.CANASTA_OUTBOX_MAX_ATTEMPTS)
+        .update(
+            status=OutboxStatus.SENDING,
+            claimed_at=now,
+            next_attempt_at=visible_again,
+            attempts=F("attempts") + 1,
+        )
+    )
+    if not claimed:
+        return None
+    return Outbox.objects.select_related("recipient").get(pk=outbox_id)
+
+
+def _finish(row: Outbox, **fields: Any) -> bool:
+    """Update a row we claimed, unless the claim was lost (the fencing token is `attempts`)."""
+    held = Outbox.objects.filter(
+        pk=row.pk, status=OutboxStatus.SENDING, attempts=row.attempts
+    ).update(**fields)
+    if not held:
+        logger.warning(
+            "outbox %s: claim %s was taken over before it finished", row.pk, row.attempts
+        )
+    return bool(held)
+
+
+def outbox_mark_sent(row: Outbox, *, now: datetime | None = None) -> bool:
+    return _finish(
+        row, status=OutboxStatus.SENT, sent_at=now or timezone.now(), last_error="", claimed_at=None
+    )
+
+
+def outbox_mark_skipped(row: Outbox, *, reason: str) -> bool:
+    return _finish(row, status=OutboxStatus.SKIPPED, last_error=reason, claimed_at=None)
+
+
+def backoff_seconds(attempts: int) -> float:
+    """Wait after the `attempts`-th failed attempt: BACKOFF, 2 BACKOFF, 4 BACKOFF, ..."""
+    return settings.CANASTA_OUTBOX_BACKOFF_SECONDS * 2 ** max(0, attempts - 1)
+
+
+def outbox_mark_failed_attempt(
+    row: Outbox, *, error: BaseException | str, now: datetime | None = None
+) -> str:
+    """Record a failed attempt: retry after a backoff, or give up after the last one."""
+    now = now or timezone.now()
+    message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    if row.attempts >= settings.CANASTA_OUTBOX_MAX_ATTEMPTS:
+        status = OutboxStatus.FAILED
+        next_attempt_at = now
+    else:
+        status = OutboxStatus.PENDING
+        next_attempt_at = now + timedelta(seconds=backoff_seconds(row.attempts))
+    _finish(
+        row,
+        status=status,
+        next_attempt_at=next_attempt_at,
+        last_error=message[:2000],
+        claimed_at=None,
+    )
+    return status
+
+
+def outbox_deliver(outbox_id: int) -> str | None:
+    """Claim, render and send one row; returns its new status, None if it was not ours."""
+    from notifications.services.delivery import send_row
+
+    row = outbox_claim(outbox_id)
+    if row is None:
+        return None
+    return send_row(row)
+
+
+def outbox_fail_abandoned(*, now: datetime | None = None) -> int:
+    """Rows whose worker died on their last attempt: nothing may claim them again."""
+    now = now or timezone.now()
+    return Outbox.objects.filter(
+        _due(now),
+        status=OutboxStatus.SENDING,
+        attempts__gte=settings.CANASTA_OUTBOX_MAX_ATTEMPTS,
+    ).update(
+        status=OutboxStatus.FAILED,
+        last_error="the worker stopped during the last attempt",
+        claimed_at=None,
+    )
+
+
+def outbox_sweep(*, now: datetime | None = None, limit: int | None = None) -> int:
+    """Deliver what is due and was not delivered: lost task messages, a Redis restart, a
+    killed worker's claims, retries after their backoff. Returns the number of rows sent.
+
+    Bounded: at most `limit` rows per sweep (CANASTA_OUTBOX_SWEEP_BATCH), oldest due first; the
+    next sweep continues. The query reads the partial index of open rows only.
+    """
+    now = now or timezone.now()
+    limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
+    outbox_fail_abandoned(now=now)
+    due_ids = list(
+        Outbox.objects.filter(_due(now))
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    sent = 0
+    for outbox_id in due_ids:
+        if outbox_deliver(outbox_id) == OutboxStatus.SENT:
+            sent += 1
+    return sent

@@ -1,0 +1,82 @@
+"""Email preferences: which kinds of mail a user gets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.services.errors import ErrorKind, GameError
+from notifications.models import EmailMode, NotificationPreference, OutboxKind
+
+# What each email mode sends. `digest` replaces the per-turn mails (your turn, reminders) by
+# one mail a day, and keeps the rarer ones a player must not miss. Replies to a player's own
+# emailed move are answers, not notifications: sent in every mode but `none`.
+KINDS_BY_MODE: dict[str, frozenset[str]] = {
+    EmailMode.EVERY_TURN: frozenset(
+        {
+            OutboxKind.YOUR_TURN,
+            OutboxKind.REMINDER,
+            OutboxKind.TIMEOUT,
+            OutboxKind.HAND_OVER,
+            OutboxKind.MATCH_OVER,
+            OutboxKind.EMAIL_REPLY,
+            # About the account's webhooks (one turned off after failures, clients/).
+            OutboxKind.WEBHOOK,
+        }
+    ),
+    EmailMode.DIGEST: frozenset(
+        {
+            OutboxKind.DIGEST,
+            OutboxKind.TIMEOUT,
+            OutboxKind.MATCH_OVER,
+            OutboxKind.EMAIL_REPLY,
+            OutboxKind.WEBHOOK,
+        }
+    ),
+    EmailMode.NONE: frozenset(),
+}
+
+
+def preference_of(*, user: Any) -> NotificationPreference:
+    """The user's preferences; the defaults (unsaved) for a user who never set any."""
+    try:
+        return NotificationPreference.objects.get(user_id=user.pk)
+    except NotificationPreference.DoesNotExist:
+        return NotificationPreference(user_id=user.pk)
+
+
+def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
+    """Why `recipient` gets no email of `kind` now, or None when it should be sent."""
+    if not getattr(recipient, "email", ""):
+        return "the recipient has no email address"
+    mode = preference_of(user=recipient).email_mode
+    if kind not in KINDS_BY_MODE[mode]:
+        return f"email_mode={mode} sends no {kind} email"
+    return None
+
+
+def preference_update(
+    *, user: Any, email_mode: str | None = None, digest_hour: int | None = None
+) -> NotificationPreference:
+    if email_mode is not None and email_mode not in EmailMode.values:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_email_mode",
+            f"email_mode must be one of {', '.join(EmailMode.values)}.",
+            {"choices": list(EmailMode.values)},
+        )
+    if digest_hour is not None and not 0 <= digest_hour <= 23:
+        raise GameError(
+            ErrorKind.INVALID, "invalid_digest_hour", "digest_hour is a UTC hour from 0 to 23."
+        )
+    with transaction.atomic():
+        preference, _ = NotificationPreference.objects.select_for_update().get_or_create(
+            user_id=user.pk
+        )
+        if email_mode is not None:
+            preference.email_mode = email_mode
+        if digest_hour is not None:
+            preference.digest_hour = digest_hour
+        preference.save()
+    return preference

@@ -1,0 +1,28 @@
+"""Thin Celery tasks: ids in, a service call, nothing else. Each is idempotent, so a message
+delivered twice (acks_late after a killed worker, a sweep racing a delivery) does no harm.
+
+Retries are not Celery's: a failed delivery goes back to the outbox with a backoff and the
+beat sweep picks it up when it is due (no long countdowns, design.md).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from notifications.services.digests import digest_send_due
+from notifications.services.outbox import outbox_deliver, outbox_sweep
+
+
+@shared_task(name="notifications.tasks.deliver_outbox")
+def deliver_outbox(outbox_id: int) -> str | None:
+    return outbox_deliver(outbox_id)
+
+
+@shared_task(name="notifications.tasks.sweep_outbox")
+def sweep_outbox() -> int:
+    return outbox_sweep()
+
+
+@shared_task(name="notifications.tasks.send_digests")
+def send_digests() -> int:
+    return digest_send_due()

@@ -1,0 +1,91 @@
+from datetime import UTC, datetime, timedelta
+
+import time_machine
+from django.core import mail
+
+from games.models import Game, Seat
+from notifications.models import Outbox
+from notifications.selectors import games_waiting_for
+from notifications.services.digests import digest_send_due
+from notifications.services.outbox import outbox_sweep
+from notifications.services.preferences import preference_update
+from tests.game_fixtures import start_game
+
+MORNING = datetime(2026, 11, 24, 7, 30, tzinfo=UTC)
+
+
+def _waiting_for(user, game, deadline):
+    """Make it `user`'s turn in `game`, with this deadline."""
+    seat = Seat.objects.get(game=game, user=user)
+    Game.objects.filter(pk=game.pk).update(turn_seat=seat.number, deadline=deadline)
+
+
+def test_it_lists_the_games_waiting_for_the_user_most_urgent_first(people):
+    alice = people["alice"]
+    later, sooner, no_deadline = (start_game(people) for _ in range(3))
+    other_turn = start_game(people)
+    _waiting_for(alice, later, MORNING + timedelta(days=3))
+    _waiting_for(alice, sooner, MORNING + timedelta(hours=2))
+    _waiting_for(alice, no_deadline, None)
+    _waiting_for(people["bob"], other_turn, MORNING)
+
+    assert list(games_waiting_for(user=alice)) == [sooner, later, no_deadline]
+
+
+def test_a_seat_a_bot_plays_for_the_user_is_not_waiting_for_them(people, table_game):
+    alice = people["alice"]
+    _waiting_for(alice, table_game, MORNING)
+    assert list(games_waiting_for(user=alice)) == [table_game]
+    Seat.objects.filter(game=table_game, user=alice).update(away=True)
+    assert list(games_waiting_for(user=alice)) == []
+    Seat.objects.filter(game=table_game, user=alice).update(away=False, kind="bot")
+    assert list(games_waiting_for(user=alice)) == []
+
+
+def test_a_digest_user_gets_one_digest_a_day_after_their_hour(people):
+    alice = people["alice"]
+    preference_update(user=alice, email_mode="digest", digest_hour=7)
+    urgent, relaxed = start_game(people), start_game(people)
+    _waiting_for(alice, relaxed, MORNING + timedelta(days=2))
+    _waiting_for(alice, urgent, MORNING + timedelta(hours=5))
+
+    with time_machine.travel(MORNING.replace(hour=6, minute=59), tick=False) as clock:
+        assert digest_send_due() == 0
+        clock.move_to(MORNING)
+        assert digest_send_due() == 1
+        assert digest_send_due() == 0
+        clock.shift(timedelta(hours=10))
+        assert digest_send_due() == 0
+        outbox_sweep()
+        clock.move_to(MORNING + timedelta(days=1))
+        assert digest_send_due() == 1
+
+    assert Outbox.objects.filter(recipient=alice, kind="digest").count() == 2
+    # (The sweep also sends the "your turn" mails of the other players at these tables.)
+    digests = [m for m in mail.outbox if "waiting for your move" in m.subject]
+    assert len(digests) == 1
+    assert digests[0].to == ["alice@example.com"]
+    assert "2 games waiting" in digests[0].subject
+    body = digests[0].body
+    assert body.index(str(urgent.pk)) < body.index(str(relaxed.pk))
+
+
+def test_nothing_waiting_means_no_digest_and_the_user_stays_due(people, table_game):
+    bob = people["bob"]
+    preference_update(user=bob, email_mode="digest", digest_hour=7)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        _waiting_for(people["alice"], table_game, None)
+        assert digest_send_due() == 0
+        clock.shift(timedelta(hours=3))
+        _waiting_for(bob, table_game, None)
+        assert digest_send_due() == 1
+
+
+def test_users_who_chose_every_turn_or_none_get_no_digest(people, table_game):
+    carol = people["carol"]
+    _waiting_for(carol, table_game, None)
+    with time_machine.travel(MORNING, tick=False):
+        assert digest_send_due() == 0
+        preference_update(user=carol, email_mode="none")
+        assert digest_send_due() == 0
+    assert not Outbox.objects.filter(kind="digest").exists()

@@ -1,0 +1,100 @@
+from datetime import UTC, datetime
+
+from django.core import mail
+
+from games import engine
+from games.models import GameState
+from notifications.emails import render
+from notifications.payloads import (
+    hand_over_payload,
+    match_over_payload,
+    timeout_payload,
+    turn_payload,
+)
+from notifications.services.outbox import outbox_deliver
+from tests.notifications.helpers import enqueue, payload
+
+
+def _table(game):
+    return engine.from_json(GameState.objects.get(game=game).table)
+
+
+def test_a_turn_payload_holds_only_what_the_seat_may_see(table_game):
+    table = _table(table_game)
+    seat = table.turn
+    built = turn_payload(game=table_game, table=table, seat=seat)
+
+    assert built["view"] == engine.player_view(table, seat)
+    assert built["legal"] == engine.legal_actions(table, seat).to_json()
+    assert not {"hands", "stock", "seed"} & set(built["view"])
+    assert built["view"]["hand"] == engine.player_view(table, seat)["hand"]
+    assert built["game"]["url"] == f"http://127.0.0.1:8000/games/{table_game.pk}/"
+    assert built["names"] == ["alice", "carol", "bob", "dave"]
+
+
+def test_the_your_turn_email_shows_the_table_the_choices_the_deadline_and_the_link(table_game):
+    table = _table(table_game)
+    table_game.deadline = datetime(2026, 12, 1, 18, 30, tzinfo=UTC)
+    email = render(kind="your_turn", payload=turn_payload(game=table_game, table=table, seat=0))
+
+    assert email.subject.startswith("[Canasta] Your turn: classic game")
+    assert "Tue 01 Dec 2026, 18:30 UTC" in email.text
+    assert "WHAT YOU CAN DO NOW" in email.text
+    assert f"/games/{table_game.pk}/" in email.text
+    assert f'href="http://127.0.0.1:8000/games/{table_game.pk}/"' in email.html
+    # Play by email (mailplay/): the player's own reply address and the command help.
+    assert email.reply_to.startswith("play+")
+    assert "HOW TO REPLY" in email.text
+
+
+def test_a_payload_with_reply_to_sets_the_reply_to_header(people):
+    row = enqueue(
+        people["alice"], kind="match_over", payload=payload(reply_to="game+abc@example.com")
+    )
+    outbox_deliver(row.pk)
+    assert mail.outbox[0].reply_to == ["game+abc@example.com"]
+
+
+def test_the_other_kinds_render(table_game):
+    table = _table(table_game)
+    hand_result = {
+        "type": "hand_result",
+        "hand": 1,
+        "reason": "went_out",
+        "seed": "ab" * 32,
+        "commitment": "cd" * 32,
+        "result": {"scores": [500, -20]},
+    }
+    timeout = render(
+        kind="timeout",
+        payload=timeout_payload(
+            game=table_game,
+            table=table,
+            seat=1,
+            timed_out_seat=0,
+            policy="autoplay",
+            handed_to_bot=True,
+        ),
+    )
+    hand = render(
+        kind="hand_over",
+        payload=hand_over_payload(
+            game=table_game, seat=0, hand_result=hand_result, totals=[500, -20]
+        ),
+    )
+    over = render(
+        kind="match_over",
+        payload=match_over_payload(
+            game=table_game, seat=2, totals=[5100, 3000], winner_side=0, reason="match_over"
+        ),
+    )
+    assert "Time ran out on alice's turn" in timeout.text
+    assert "a bot now plays that seat" in timeout.text
+    assert "ab" * 32 in hand.text and "cd" * 32 in hand.text
+    assert "Your side won." in over.text  # seat 2 is side 0 at a 4-player table
+
+
+def test_html_bodies_escape_what_they_show():
+    email = render(kind="email_reply", payload={"subject": "s", "text": "<script>x</script>"})
+    assert "<script>" not in email.html
+    assert "&lt;script&gt;" in email.html
