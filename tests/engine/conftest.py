@@ -8,6 +8,6 @@ settings.register_profile(
     "default", max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
-    "ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

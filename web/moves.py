@@ -1,0 +1,151 @@
+"""The game page's move form, turned into engine actions (table-json.md, "Actions").
+
+The form is the same with and without JavaScript: checked hand cards (``card``, repeated for
+a pair of equal cards), a plan of melds set aside for one action (``meld``: "7H 7D 7S"), the
+meld to add to (``add_to``) and the button pressed (``op``). static/web/game.js builds the
+same actions in the browser and posts them to the REST API; this module serves the plain
+form post. Keep the two in step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.cards import is_wild
+
+# Buttons that only change the plan: the page comes back with it, nothing is played.
+PLAN_OPS = frozenset({"set_aside", "clear"})
+PLAY_OPS = frozenset({"draw", "pickup", "meld", "add", "discard", "ask", "yes", "no"})
+
+
+class SelectionError(ValueError):
+    """The selection does not make an action (before the engine is asked anything)."""
+
+
+@dataclass
+class MoveForm:
+    op: str
+    version: int | None
+    cards: list[str] = field(default_factory=list)
+    plan: list[list[str]] = field(default_factory=list)
+    add_to: str = ""
+
+    @property
+    def plan_cards(self) -> list[str]:
+        return [c for meld in self.plan for c in meld]
+
+
+def _codes(text: str) -> list[str]:
+    return [part.strip().upper() for part in text.replace(",", " ").split() if part.strip()]
+
+
+def parse(data: Any) -> MoveForm:
+    """Read the posted form (a QueryDict or a dict of lists)."""
+
+    def values(name: str) -> list[str]:
+        return list(data.getlist(name)) if hasattr(data, "getlist") else list(data.get(name, []))
+
+    def value(name: str) -> str:
+        found = values(name)
+        return str(found[-1]) if found else ""
+
+    try:
+        version: int | None = int(value("version"))
+    except ValueError:
+        version = None
+    plan = [codes for codes in (_codes(m) for m in values("meld")) if codes]
+    return MoveForm(
+        op=value("op"),
+        version=version,
+        cards=[c.strip().upper() for c in values("card") if c.strip()],
+        plan=plan,
+        add_to=value("add_to").strip().upper(),
+    )
+
+
+def apply_plan_op(form: MoveForm) -> MoveForm:
+    """``set_aside``: the checked cards become one more planned meld; ``clear``: no plan."""
+    if form.op == "clear":
+        return MoveForm(op=form.op, version=form.version)
+    if not form.cards:
+        raise SelectionError("Select the cards of the meld to set aside first.")
+    return MoveForm(
+        op=form.op, version=form.version, plan=[*form.plan, list(form.cards)], add_to=form.add_to
+    )
+
+
+def add_target(cards: Sequence[str], add_to: str, meld_keys: Iterable[str]) -> str:
+    """The meld the checked cards join: the one chosen, else their (one) natural rank."""
+    keys = list(meld_keys)
+    if add_to:
+        return add_to
+    ranks = {c[0] for c in cards if not is_wild(c)}
+    if len(ranks) == 1:
+        return ranks.pop()
+    if not ranks and keys and all(c[0] == "2" for c in cards) and "2" in keys:
+        return "2"  # tiles: twos join the twos meld
+    if not ranks and len(keys) == 1:
+        return keys[0]
+    if ranks:
+        raise SelectionError(
+            "Cards of different ranks join different melds: add one rank at a time."
+        )
+    raise SelectionError("Choose the meld to add the wild cards to.")
+
+
+def actions(form: MoveForm, meld_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """The actions the pressed button plays, all in one request (all or nothing)."""
+    op = form.op
+    if op == "draw":
+        return [{"type": "draw"}]
+    if op == "ask":
+        return [{"type": "ask_partner"}]
+    if op in ("yes", "no"):
+        return [{"type": "answer", "yes": op == "yes"}]
+    if op == "pickup":
+        pickup: dict[str, Any] = {"type": "pickup"}
+        if form.cards:
+            pickup["cards"] = list(form.cards)
+        if form.plan:
+            pickup["melds"] = [list(m) for m in form.plan]
+        return [pickup]
+    if op == "meld":
+        melds = [list(m) for m in form.plan]
+        if form.cards:
+            melds.append(list(form.cards))
+        if not melds:
+            raise SelectionError("Select the cards to meld first.")
+        return [{"type": "meld", "melds": melds}]
+    if op == "add":
+        if not form.cards:
+            raise SelectionError("Select the cards to add to a meld first.")
+        target = add_target(form.cards, form.add_to, meld_keys)
+        action: dict[str, Any] = {"type": "meld", "add": {target: list(form.cards)}}
+        if form.plan:
+            action["melds"] = [list(m) for m in form.plan]
+        return [action]
+    if op == "discard":
+        if len(form.cards) != 1:
+            raise SelectionError("Select exactly one card to discard.")
+        played: list[dict[str, Any]] = []
+        if form.plan:
+            # The plan is laid first: meld, then discard the last card, is one turn.
+            played.append({"type": "meld", "melds": [list(m) for m in form.plan]})
+        played.append({"type": "discard", "card": form.cards[0]})
+        return played
+    raise SelectionError("Unknown button.")
+
+
+def without(hand: Sequence[str], taken: Sequence[str]) -> list[str]:
+    """The hand less the cards set aside in the plan (a multiset difference)."""
+    rest = Counter(taken)
+    out = []
+    for code in hand:
+        if rest[code] > 0:
+            rest[code] -= 1
+        else:
+            out.append(code)
+    return out

@@ -1,0 +1,102 @@
+"""Accounts: sign up (sign in, sign out and password change are Django's auth views), and
+the settings page: email address, notification preferences, vacations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from games.services.errors import GameError
+from notifications.selectors import absences_of
+from notifications.services.absences import absence_cancel, absence_days_used, absence_declare
+from notifications.services.preferences import preference_of, preference_update
+from web.forms import AbsenceForm, EmailForm, PreferenceForm, SignupForm, tomorrow
+
+
+@require_http_methods(["GET", "POST"])
+def signup_view(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("web:lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}! Create a table to play.")
+        return redirect("web:lobby")
+    return render(request, "web/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
+    user = request.user
+    now = timezone.now()
+    preference = preference_of(user=user)
+    from django.conf import settings
+
+    context = {
+        "email_form": EmailForm(instance=user),
+        "preference_form": PreferenceForm(
+            initial={"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
+        ),
+        "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
+        "absences": list(absences_of(user_ids=[user.pk], now=now)),
+        "days_used": absence_days_used(user=user, year=now.year),
+        "days_limit": settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR,
+        "now": now,
+    }
+    context.update(forms)
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "web/settings.html", _settings_context(request))
+    which = request.POST.get("form")
+    user = request.user
+    if which == "email":
+        form = EmailForm(request.POST, instance=user)
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Email address saved.")
+            return redirect("web:settings")
+        return _invalid(request, email_form=form)
+    if which == "preferences":
+        form = PreferenceForm(request.POST)
+        if form.is_valid():
+            preference_update(user=user, **form.cleaned_data)
+            messages.success(request, "Notification preferences saved.")
+            return redirect("web:settings")
+        return _invalid(request, preference_form=form)
+    if which == "absence":
+        form = AbsenceForm(request.POST)
+        if form.is_valid():
+            starts, ends = form.interval(timezone.now())
+            try:
+                absence_declare(user=user, starts_at=starts, ends_at=ends)
+            except GameError as error:
+                form.add_error(None, error.message)
+                return _invalid(request, absence_form=form)
+            messages.success(request, "Vacation saved: your turn clocks stop while you are away.")
+            return redirect("web:settings")
+        return _invalid(request, absence_form=form)
+    if which == "cancel_absence":
+        try:
+            absence_cancel(user=user, absence_id=int(request.POST.get("absence", "0")))
+        except (GameError, ValueError) as error:
+            messages.error(request, getattr(error, "message", "No such absence."))
+        else:
+            messages.success(request, "Vacation withdrawn.")
+        return redirect("web:settings")
+    return _invalid(request)
+
+
+def _invalid(request: HttpRequest, **forms: Any) -> HttpResponse:
+    return render(request, "web/settings.html", _settings_context(request, **forms), status=400)

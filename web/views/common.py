@@ -1,0 +1,36 @@
+"""Helpers the web views share: the services' errors as pages."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404
+
+from games import selectors
+from games.models import Game, Seat
+from games.services.errors import ErrorKind, GameError
+
+STATUS_BY_KIND = {
+    ErrorKind.INVALID: 400,
+    ErrorKind.FORBIDDEN: 403,
+    ErrorKind.NOT_FOUND: 404,
+    ErrorKind.CONFLICT: 409,
+    ErrorKind.ILLEGAL: 422,
+}
+
+
+def visible_game(game_id: UUID | str, user: Any) -> tuple[Game, Seat | None]:
+    """The game and the user's seat; a 404 page for a game they may not see."""
+    try:
+        return selectors.game_visible_to(game_id=game_id, user=user)
+    except GameError as error:
+        if error.kind is ErrorKind.NOT_FOUND:
+            raise Http404("No such game.") from None
+        raise
+
+
+def error_context(error: GameError | None = None, **kw: Any) -> dict[str, Any]:
+    if error is None:
+        return {"code": kw.get("code", "invalid_selection"), "message": kw["message"]}
+    return {"code": error.code, "message": error.message}

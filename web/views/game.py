@@ -1,0 +1,155 @@
+"""The game page, its refreshable table fragment, and the plain-form moves."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from api.presenters import etag
+from games.models import Game, GameStatus, Seat
+from games.services import lobby
+from games.services.errors import ErrorKind, GameError
+from games.services.moves import game_resign, moves_submit
+from web import moves
+from web.presenters import game_page
+from web.views.common import STATUS_BY_KIND, error_context, visible_game
+
+# How often an open game page asks whether the game changed (a 304 costs one indexed read);
+# game.js waits longer while the tab is hidden and backs off on errors.
+DEFAULT_POLL_SECONDS = 4.0
+
+STALE = (
+    "The table changed since you loaded it (another player moved): here it is now. "
+    "Check it and play again."
+)
+
+
+def _render(
+    request: HttpRequest,
+    game_id: UUID,
+    *,
+    form: moves.MoveForm | None = None,
+    error: dict[str, Any] | None = None,
+    status: int = 200,
+    template: str = "web/game.html",
+    found: tuple[Game, Seat | None] | None = None,
+) -> HttpResponse:
+    game, seat = found or visible_game(game_id, request.user)
+    context = game_page(game, seat, form)
+    context["error"] = error
+    seconds = getattr(settings, "CANASTA_WEB_POLL_SECONDS", DEFAULT_POLL_SECONDS)
+    context["poll_ms"] = max(250, int(float(seconds) * 1000))
+    response = render(request, template, context, status=status)
+    response["ETag"] = context["etag"]
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_GET
+def game_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _render(request, game_id)
+
+
+@login_required
+@require_GET
+def table_fragment(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The part of the game page that changes with moves; game.js swaps it in."""
+    game, seat = visible_game(game_id, request.user)
+    tag = etag(game, seat)
+    given = request.headers.get("If-None-Match", "")
+    if given and tag.removeprefix("W/") in {t.strip().removeprefix("W/") for t in given.split(",")}:
+        return HttpResponseNotModified()
+    return _render(request, game_id, template="web/_table.html", found=(game, seat))
+
+
+@login_required
+@require_POST
+def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The move form without JavaScript: play, or change the plan and show the page again."""
+    form = moves.parse(request.POST)
+    if form.op in moves.PLAN_OPS:
+        try:
+            form = moves.apply_plan_op(form)
+        except moves.SelectionError as error:
+            return _render(
+                request, game_id, form=form, error=error_context(message=str(error)), status=400
+            )
+        return _render(request, game_id, form=form)
+    if form.op not in moves.PLAY_OPS:
+        return _render(
+            request, game_id, form=form, error=error_context(message="Unknown button."), status=400
+        )
+    game, seat = visible_game(game_id, request.user)
+    keys: list[str] = []
+    if seat is not None and seat.number is not None and game.status == GameStatus.ACTIVE:
+        melds = game.state.table["melds"][seat.number % game.sides]
+        keys = list(melds)
+    try:
+        actions = moves.actions(form, keys)
+    except moves.SelectionError as error:
+        return _render(
+            request, game_id, form=form, error=error_context(message=str(error)), status=400
+        )
+    if form.version is None:
+        return _render(
+            request,
+            game_id,
+            form=form,
+            error=error_context(message="The form lost its version: reload the page."),
+            status=400,
+        )
+    try:
+        moves_submit(
+            game_id=game_id, user=request.user, actions=actions, expected_version=form.version
+        )
+    except GameError as error:
+        if error.kind is ErrorKind.NOT_FOUND:
+            raise Http404("No such game.") from None
+        shown = error_context(error)
+        if error.code == "stale_version":
+            shown["message"] = STALE
+        return _render(request, game_id, form=form, error=shown, status=STATUS_BY_KIND[error.kind])
+    return redirect("web:game", game_id=game_id)
+
+
+def _lobby_action(request: HttpRequest, game_id: UUID, service: Any, done: str) -> HttpResponse:
+    try:
+        service(game_id=game_id, user=request.user)
+    except GameError as error:
+        if error.kind is ErrorKind.NOT_FOUND:
+            raise Http404("No such game.") from None
+        try:
+            return _render(
+                request, game_id, error=error_context(error), status=STATUS_BY_KIND[error.kind]
+            )
+        except Http404:
+            # A private table one has just left is no longer visible: back to the lobby.
+            return redirect("web:lobby")
+    if done == "lobby":
+        return redirect("web:lobby")
+    return redirect("web:game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def resign_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _lobby_action(request, game_id, game_resign, "game")
+
+
+@login_required
+@require_POST
+def abort_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _lobby_action(request, game_id, lobby.game_abort, "game")
+
+
+@login_required
+@require_POST
+def leave_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    return _lobby_action(request, game_id, lobby.game_leave, "lobby")

@@ -1,0 +1,68 @@
+"""Settings → API tokens (/account/tokens/): list, create (the key is shown once), revoke.
+
+The page calls the same services as the API (clients.services.tokens); a token made here is
+the one third-party clients send as `Authorization: Bearer <key>`.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from clients.models import TokenScope
+from clients.selectors import tokens_of
+from clients.services.tokens import token_create, token_revoke
+from games.services.errors import GameError
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=100, help_text="What the token is for, e.g. “my chat bot”.", label="Name"
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=[
+            (TokenScope.READ, "read — see your games, moves and events"),
+            (TokenScope.PLAY, "play — create, join and play games; webhooks"),
+        ],
+        initial=[TokenScope.READ, TokenScope.PLAY],
+        widget=forms.CheckboxSelectMultiple,
+        label="Scopes",
+    )
+
+
+def _page(request: HttpRequest, form: TokenForm, *, new_key: str = "", status: int = 200):
+    context = {"form": form, "tokens": list(tokens_of(user=request.user)), "new_key": new_key}
+    return render(request, "web/tokens.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return _page(request, TokenForm())
+    if request.POST.get("form") == "revoke":
+        try:
+            token = token_revoke(owner=request.user, token_id=int(request.POST.get("token", "0")))
+        except (GameError, ValueError):
+            messages.error(request, "No such token.")
+        else:
+            messages.success(request, f"Token “{token.name}” revoked: it no longer works.")
+        return redirect("web:tokens")
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        return _page(request, form, status=400)
+    try:
+        _, key = token_create(
+            owner=request.user, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
+        )
+    except GameError as error:
+        form.add_error(None, error.message)
+        return _page(request, form, status=400)
+    # Rendered, not redirected: this answer is the only place the key ever appears.
+    response = _page(request, TokenForm(), new_key=key)
+    response["Cache-Control"] = "no-store"
+    return response
