@@ -19,9 +19,10 @@ from django.utils import timezone
 
 from games import engine
 from games.engine import Table
+from games.engine.legal import pickup_actions
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
 from games.services.bots import schedule_bot_turn
-from games.services.clock import clock_restart
+from games.services.clock import clock_restart, clock_update
 from games.services.common import (
     game_lock,
     game_mark_over,
@@ -94,6 +95,55 @@ def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) 
     closing.append(deal_event(hand))
 
 
+def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None:
+    """The forced draw of play by email: the drawn cards, or None when nothing was drawn.
+
+    When the batch leaves a human at the start of a turn, that player plays by email with
+    auto-draw on (mailplay.services.autodraw) and drawing from the stock is their only legal
+    start (no pickup is legal), the service draws for them as a logged system move, in this
+    transaction, so their turn email already shows the drawn card and a whole turn takes one
+    reply. At most one draw per batch, never for a bot, never a draw that would end the hand.
+    """
+    from mailplay.services.autodraw import wants_auto_draw
+
+    table = pending.table
+    if table.over or table.phase != "draw":
+        return None
+    seat = next((s for s in game.seats.all() if s.number == table.turn), None)
+    if seat is None or seat.played_by_bot or seat.user_id is None:
+        return None
+    # The database question first, so a turn change costs the same queries either way.
+    if not wants_auto_draw(user_id=seat.user_id):
+        return None
+    if not table.stock or pickup_actions(table, table.turn, first_only=True):
+        return None
+    try:
+        outcome = engine.apply(table, table.turn, {"type": "draw"})
+    except engine.EngineError:
+        return None
+    if outcome.table.over:
+        return None
+    pending.moves.append(
+        Move(
+            game=game,
+            seq=game.last_seq + len(pending.moves) + 1,
+            hand=table.hand,
+            seat=table.turn,
+            actor=Actor.SYSTEM,
+            action={"type": "draw"},
+            events=outcome.events,
+            created_at=now,
+        )
+    )
+    pending.table = outcome.table
+    return [
+        card
+        for event in outcome.events
+        if event.get("type") == "draw"
+        for card in event.get("cards") or []
+    ]
+
+
 def moves_submit(
     *,
     game_id: UUID | str,
@@ -110,8 +160,10 @@ def moves_submit(
         require_active(game)
         require_version(game, expected_version)
         if seat.away:
-            # A player who moves is back: the bot standing in steps aside (seat_reclaim).
+            # A player who moves is back: the bot standing in steps aside (seat_reclaim), and
+            # the rest of this turn runs on the player's clock, not the bot's.
             seat_release_bot(seat=seat)
+            clock_update(game=game)
         commit_batch(game=game, seat=seat, actions=actions, actor=actor)
         return game
 
@@ -165,6 +217,7 @@ def commit_batch(
         move.created_at = now
     if pending.table.over:
         _close_hand(game, state, pending, now)
+    auto_drew = _auto_draw(game, pending, now) if game.finished_at is None else None
     Move.objects.bulk_create(pending.moves)
     state.table = pending.table.to_json()
     state.save(update_fields=["table", "totals", "hand_commitment", "updated_at"])
@@ -189,7 +242,7 @@ def commit_batch(
         move_seq=game.last_seq,
     )
     if new_turn:
-        notify_turn(game=game, table=pending.table, move_seq=game.last_seq)
+        notify_turn(game=game, table=pending.table, move_seq=game.last_seq, auto_drew=auto_drew)
     if game.bot_turn:
         schedule_bot_turn(game_id=game.pk, version=game.version)
     return pending.table

@@ -22,22 +22,34 @@ def _humans(game: Game) -> list[Seat]:
     ]
 
 
-def notify_turn(*, game: Game, table: Table, move_seq: int) -> None:
-    """your_turn for the player who must act now (not for bots or a seat a bot stands in for)."""
+def notify_turn(
+    *, game: Game, table: Table, move_seq: int, auto_drew: list[str] | None = None
+) -> None:
+    """your_turn for the player who must act now (not for bots or a seat a bot stands in for).
+
+    ``auto_drew``: the cards the service drew for the player (the forced draw of play by
+    email, games.services.moves), shown in the email.
+    """
+    from clients.services.events import events_for_turn
     from notifications.models import OutboxKind
     from notifications.payloads import turn_payload
     from notifications.services.outbox import outbox_enqueue
 
+    # The event feed and webhooks of third-party clients (clients/), in this transaction.
+    events_for_turn(game=game, table=table, move_seq=move_seq)
     if table.over or game.turn_seat is None:
         return
     for seat in _humans(game):
         if seat.number == game.turn_seat and not seat.away:
+            payload = turn_payload(game=game, table=table, seat=seat.number)
+            if auto_drew:
+                payload["auto_drew"] = list(auto_drew)
             outbox_enqueue(
                 recipient=seat.user,
                 kind=OutboxKind.YOUR_TURN,
                 game=game,
                 move_seq=move_seq,
-                payload=turn_payload(game=game, table=table, seat=seat.number),
+                payload=payload,
             )
 
 
@@ -45,10 +57,13 @@ def notify_events(
     *, game: Game, events: Iterable[dict[str, Any]], totals: list[int], move_seq: int
 ) -> None:
     """hand_over and match_over mails for every human player."""
+    from clients.services.events import events_for_moves
     from notifications.models import OutboxKind
     from notifications.payloads import hand_over_payload, match_over_payload
     from notifications.services.outbox import outbox_enqueue
 
+    # The batch's `move` event for every player, hand_over, match_over (clients/).
+    events_for_moves(game=game, events=events, totals=totals, move_seq=move_seq)
     for event in events:
         if event.get("type") == "hand_result":
             for seat in _humans(game):
@@ -82,10 +97,18 @@ def notify_events(
 def notify_timeout(
     *, game: Game, table: Table, timed_out_seat: int, handed_to_bot: bool, move_seq: int
 ) -> None:
+    from clients.services.events import events_for_timeout
     from notifications.models import OutboxKind
     from notifications.payloads import timeout_payload
     from notifications.services.outbox import outbox_enqueue
 
+    events_for_timeout(
+        game=game,
+        table=table,
+        timed_out_seat=timed_out_seat,
+        handed_to_bot=handed_to_bot,
+        move_seq=move_seq,
+    )
     for seat in _humans(game):
         outbox_enqueue(
             recipient=seat.user,

@@ -1,0 +1,112 @@
+"""Reply addresses, the inbound mail log, and who plays by email.
+
+A `ReplyToken` is a credential: the token inside a player's reply address lets mail sent to it
+act for that player in that game. It appears only in that player's own mail (the Reply-To of
+their turn emails and answers); `__str__` and the admin show its id, never its value.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class ReplyToken(models.Model):
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reply_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reply_tokens"
+    )
+    seat_number = models.PositiveSmallIntegerField()
+    # 32 lowercase base32 characters, 160 random bits (mailplay/services/tokens.py).
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        constraints = [
+            # One live address per player and game: every turn email carries the same one.
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(revoked_at__isnull=True),
+                name="reply_token_one_active",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "revoked" if self.revoked_at else "active"
+        return f"reply token {self.pk} of user {self.user_id} in {self.game_id} ({state})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class InboundStatus(models.TextChoices):
+    PROCESSED = "processed", "read and answered (moves applied or an error explained)"
+    IGNORED = "ignored", "an auto-reply, a bounce or mail for no reply address"
+    REFUSED = "refused", "not accepted: bad token, wrong sender, too large, malformed"
+
+
+class InboundMessage(models.Model):
+    """One received email, once: `message_key` makes a second delivery of it a no-op."""
+
+    # sha256 of the Message-ID (of the raw bytes when the mail has none): fixed length, so a
+    # long or odd Message-ID cannot break the unique index.
+    message_key = models.CharField(max_length=64, unique=True)
+    message_id = models.CharField(max_length=255, blank=True, default="")
+    from_address = models.CharField(max_length=254, blank=True, default="")
+    token = models.ForeignKey(
+        ReplyToken, on_delete=models.SET_NULL, null=True, blank=True, related_name="messages"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="inbound_messages",
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="inbound_messages",
+    )
+    source = models.CharField(max_length=10, default="pipe")  # pipe, maildir, webhook
+    received_at = models.DateTimeField(default=timezone.now, db_index=True)
+    status = models.CharField(max_length=10, choices=InboundStatus.choices)
+    # A short machine-readable reason ("applied", "auto_submitted", "from_mismatch", an
+    # engine error code, ...).
+    reason = models.CharField(max_length=200, blank=True, default="")
+    size = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"inbound {self.pk} ({self.status}: {self.reason})"
+
+
+class MailPlayer(models.Model):
+    """A user who has played by email (created by their first processed email).
+
+    `auto_draw`: when the turn passes to them and drawing from the stock is the only legal
+    start, the service draws for them before writing the turn email, so a turn takes one
+    reply (games/services/moves.py). Only while their email mode sends every turn.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="mail_player",
+    )
+    auto_draw = models.BooleanField(default=True)
+    first_reply_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"email player {self.user_id} (auto_draw={self.auto_draw})"

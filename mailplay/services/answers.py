@@ -1,0 +1,87 @@
+"""The answer to a processed email: an `email_reply` outbox row for the player (never for the
+From address of the mail: answers go to the account's own address).
+
+The payload is the usual one (game, seat, names) plus `subject`, `paragraphs`, and when the
+game has a table the player's view (with their legal actions and deadline while it is their
+turn), `reply_to` (their reply address, so they can answer the answer) and `in_reply_to`
+(threading). notifications/emails.py renders it; the table carries the command help.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import engine
+from games.models import Game, GameState
+from mailplay.models import ReplyToken
+from mailplay.services.tokens import reply_address
+from notifications.models import OutboxKind
+from notifications.payloads import game_data, seat_names
+from notifications.services.outbox import outbox_enqueue
+
+NOTHING_APPLIED = "Nothing was applied."
+
+
+@dataclass
+class Answer:
+    """What the reply says: a subject line and paragraphs; the table is added when known."""
+
+    reason: str  # recorded on the InboundMessage: "applied", "status", an error code, ...
+    subject: str
+    paragraphs: list[str] = field(default_factory=list)
+    ok: bool = True
+
+
+def error_answer(code: str, message: str, *, line: str = "", line_number: int = 0) -> Answer:
+    """An error: the code, a human message, the line that failed, and that nothing happened."""
+    paragraphs = [f"Your email could not be played: {message} (code: {code})."]
+    if line:
+        where = f"Line {line_number}" if line_number else "The command"
+        paragraphs.append(f'{where}: "{line}"')
+    paragraphs.append(f"{NOTHING_APPLIED} Fix the command and reply again.")
+    return Answer(code, "Move refused", paragraphs, ok=False)
+
+
+def _game_line(game: Game) -> str:
+    return f"{game.variant} game {str(game.pk)[:8]}"
+
+
+def answer_enqueue(
+    *,
+    answer: Answer,
+    token: ReplyToken,
+    inbound_id: int,
+    in_reply_to: str = "",
+    game: Game | None = None,
+    with_table: bool = True,
+) -> None:
+    """Write the reply row (in the caller's transaction); delivered like any notification."""
+    game = game or Game.objects.prefetch_related("seats__user").get(pk=token.game_id)
+    seat = token.seat_number
+    payload: dict[str, Any] = {
+        "game": game_data(game),
+        "seat": seat,
+        "names": seat_names(game),
+        "subject": f"{answer.subject} ({_game_line(game)})",
+        "paragraphs": list(answer.paragraphs),
+    }
+    state = GameState.objects.filter(game=game).first() if with_table else None
+    if state is not None:
+        table = engine.from_json(state.table)
+        payload["view"] = engine.player_view(table, seat)
+        if game.status == "active" and table.turn == seat and not table.over:
+            payload["legal"] = engine.legal_actions(table, seat).to_json()
+            payload["deadline"] = game.deadline.isoformat() if game.deadline else None
+    live = token if token.revoked_at is None else None
+    if live is not None:
+        payload["reply_to"] = reply_address(live.token)
+    if in_reply_to:
+        payload["in_reply_to"] = in_reply_to
+    outbox_enqueue(
+        recipient=token.user,
+        kind=OutboxKind.EMAIL_REPLY,
+        game=game,
+        payload=payload,
+        key=f"email_reply:{inbound_id}",
+    )

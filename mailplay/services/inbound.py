@@ -1,0 +1,248 @@
+"""One received email, from raw bytes to an applied move and an answer (README.md, "Play by
+email").
+
+The checks, in order: the size; the Message-ID (a mail seen before does nothing); mail sent by
+machines (auto-replies, bounces, delivery reports) is ignored; the reply address must hold a
+known token; the From address must be the player's (CANASTA_MAIL_REQUIRE_FROM_MATCH); the
+token must not be revoked; the text must be readable. Only then are the player's own words
+(quotes and signature stripped) read as commands.
+
+Who gets an answer: only a mail whose token is known and whose sender passed the From check,
+and the answer goes to the player's account address, never to the mail's From. Mail from
+strangers and machines is recorded and never answered (no backscatter, no mail loops).
+
+Every outcome is an `InboundMessage` row; the move, the row and the answer are written in one
+transaction. Nothing raises: an unexpected error is logged (tokens redacted), recorded as
+refused, and the player is told nothing was applied.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.mail.body import extract_reply_text
+from mailplay import mime
+from mailplay.models import InboundMessage, InboundStatus, MailPlayer, ReplyToken
+from mailplay.services.answers import NOTHING_APPLIED, Answer, answer_enqueue
+from mailplay.services.play import run_commands
+from mailplay.services.tokens import redact, token_in_address
+
+logger = logging.getLogger(__name__)
+
+# A mail over CANASTA_MAIL_MAX_BYTES is not parsed whole: its headers are read from the start.
+HEADER_BYTES = 64 * 1024
+DUPLICATE = "duplicate"
+
+
+@dataclass(frozen=True)
+class Result:
+    status: str  # processed, ignored, refused (InboundStatus), duplicate, or failed
+    reason: str
+    inbound_id: int | None = None
+    answered: bool = False
+    # Nothing could be recorded (the database is down): an MTA should try again later.
+    temporary: bool = False
+
+    def summary(self) -> str:
+        where = f" inbound={self.inbound_id}" if self.inbound_id else ""
+        answered = " answered" if self.answered else ""
+        return f"{self.status}: {self.reason}{where}{answered}"
+
+
+@dataclass
+class _Mail:
+    raw: bytes
+    source: str
+    size: int = 0  # of the whole mail: a reader may stop reading past the limit
+    key: str = ""
+    message_id: str = ""
+    sender: str | None = None
+    token: ReplyToken | None = None
+
+    def fields(self) -> dict[str, object]:
+        token = self.token
+        return {
+            "message_key": self.key,
+            "message_id": self.message_id[:255],
+            "from_address": (self.sender or "")[:254],
+            "token": token,
+            "user_id": token.user_id if token else None,
+            "game_id": token.game_id if token else None,
+            "source": self.source,
+            "size": self.size,
+        }
+
+
+def process_message(
+    raw: bytes,
+    *,
+    source: str = "pipe",
+    envelope_sender: str | None = None,
+    envelope_recipient: str | None = None,
+    size: int | None = None,
+) -> Result:
+    """Process one RFC 822 message (see the module docstring). Never raises.
+
+    ``size``: the size of the whole mail when ``raw`` is only its first bytes (a reader stops
+    at CANASTA_MAIL_MAX_BYTES + 1); ``envelope_*``: the SMTP envelope, when known.
+    """
+    mail = _Mail(raw=bytes(raw), source=source, size=max(size or 0, len(raw)))
+    try:
+        return _process(mail, envelope_sender, envelope_recipient)
+    except Exception as error:
+        details = redact("".join(traceback.format_exception(error)))
+        logger.error("inbound mail from %s: unexpected error\n%s", source, details)
+        return _record_failure(mail)
+
+
+def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str | None) -> Result:
+    too_large = mail.size > settings.CANASTA_MAIL_MAX_BYTES
+    try:
+        message = mime.parse_headers(mail.raw[:HEADER_BYTES]) if too_large else mime.parse(mail.raw)
+    except Exception:
+        mail.key = mime.message_key_of_bytes(mail.raw)
+        return _record(mail, InboundStatus.REFUSED, "malformed")
+    mail.key, mail.message_id = mime.message_key(message, mail.raw)
+    if InboundMessage.objects.filter(message_key=mail.key).exists():
+        return Result(DUPLICATE, "this Message-ID was processed before")
+    mail.sender = mime.sender(message)
+    automatic = mime.automatic_reason(message, envelope_sender)
+    if automatic:
+        return _record(mail, InboundStatus.IGNORED, automatic)
+    tokens = [t for t in map(token_in_address, mime.recipients(message, envelope_recipient)) if t]
+    if not tokens:
+        return _record(mail, InboundStatus.IGNORED, "no_reply_address")
+    mail.token = (
+        ReplyToken.objects.select_related("user").filter(token__in=tokens).order_by("id").first()
+    )
+    if mail.token is None:
+        return _record(mail, InboundStatus.REFUSED, "unknown_token")
+    if not _sender_matches(mail):
+        return _record(mail, InboundStatus.REFUSED, "from_mismatch")
+    # From here on the sender may be answered (at the account's own address).
+    if mail.token.revoked_at is not None:
+        return _refuse(
+            mail,
+            "revoked_token",
+            "This reply address is no longer valid. Reply to your latest turn email instead.",
+            with_table=False,
+        )
+    if too_large:
+        limit = settings.CANASTA_MAIL_MAX_BYTES // 1024
+        return _refuse(
+            mail,
+            "too_large",
+            f"Your email is too large ({mail.size // 1024} KB; at most {limit} KB). "
+            "Reply with your commands only, without attachments.",
+        )
+    try:
+        text = mime.body_text(message)
+    except mime.UnreadableBody as error:
+        return _refuse(
+            mail, "malformed", f"Your email could not be read: {error}. Reply in plain text."
+        )
+    return _play(mail, extract_reply_text(text))
+
+
+def _sender_matches(mail: _Mail) -> bool:
+    if not settings.CANASTA_MAIL_REQUIRE_FROM_MATCH:
+        return True
+    assert mail.token is not None
+    expected = (mail.token.user.email or "").strip().lower()
+    return bool(expected) and mail.sender == expected
+
+
+def _record(
+    mail: _Mail, status: str, reason: str, answer: Answer | None = None, with_table: bool = True
+) -> Result:
+    """Write the InboundMessage row (and the answer, when there is one) in one transaction."""
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.create(**mail.fields(), status=status, reason=reason)
+            if answer is not None and mail.token is not None:
+                answer_enqueue(
+                    answer=answer,
+                    token=mail.token,
+                    inbound_id=row.pk,
+                    in_reply_to=mail.message_id,
+                    with_table=with_table,
+                )
+    except IntegrityError:
+        if InboundMessage.objects.filter(message_key=mail.key).exists():
+            return Result(DUPLICATE, "this Message-ID was processed before")
+        raise
+    _log(mail, row)
+    return Result(status, reason, row.pk, answered=answer is not None)
+
+
+def _refuse(mail: _Mail, reason: str, message: str, *, with_table: bool = True) -> Result:
+    answer = Answer(reason, "Email refused", [message, NOTHING_APPLIED], ok=False)
+    return _record(mail, InboundStatus.REFUSED, reason, answer, with_table=with_table)
+
+
+def _play(mail: _Mail, text: str) -> Result:
+    token = mail.token
+    assert token is not None
+    try:
+        with transaction.atomic():
+            # First, so a second copy of this mail arriving at the same moment waits on the
+            # unique key and then finds it taken.
+            row = InboundMessage.objects.create(
+                **mail.fields(), status=InboundStatus.PROCESSED, reason="reading"
+            )
+            answer = run_commands(token=token, text=text)
+            row.reason = answer.reason[:200]
+            row.save(update_fields=["reason"])
+            now = timezone.now()
+            ReplyToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            MailPlayer.objects.get_or_create(user_id=token.user_id)
+            answer_enqueue(
+                answer=answer, token=token, inbound_id=row.pk, in_reply_to=mail.message_id
+            )
+    except IntegrityError:
+        if InboundMessage.objects.filter(message_key=mail.key).exists():
+            return Result(DUPLICATE, "this Message-ID was processed before")
+        raise
+    _log(mail, row)
+    return Result(InboundStatus.PROCESSED, row.reason, row.pk, answered=True)
+
+
+def _record_failure(mail: _Mail) -> Result:
+    """After an unexpected error: record it and tell an authenticated player; never raise."""
+    try:
+        if not mail.key:
+            mail.key = mime.message_key_of_bytes(mail.raw)
+        if mail.token is None or not _sender_matches(mail):
+            return _record(mail, InboundStatus.REFUSED, "internal_error")
+        return _refuse(
+            mail,
+            "internal_error",
+            "Something went wrong on our side while reading your email. Please send it again.",
+            with_table=False,
+        )
+    except Exception as error:
+        logger.error(
+            "inbound mail from %s: could not record the failure: %s",
+            mail.source,
+            redact(f"{type(error).__name__}: {error}"),
+        )
+        return Result("failed", "internal_error", temporary=True)
+
+
+def _log(mail: _Mail, row: InboundMessage) -> None:
+    # Token ids only: a reply address is a credential and never goes to the logs.
+    logger.info(
+        "inbound %s from %s: %s (%s), token %s, user %s",
+        row.pk,
+        mail.source,
+        row.status,
+        row.reason,
+        mail.token.pk if mail.token else "-",
+        mail.token.user_id if mail.token else "-",
+    )

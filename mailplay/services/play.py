@@ -1,0 +1,193 @@
+"""Running the commands of a reply for the player who owns the reply address.
+
+The commands are read against the game as it is when the email is processed (the player's
+current view), not as it was when the turn email was written; they are applied as one
+all-or-nothing batch at the game's current version. A move that lands between reading and
+applying (a bot's, a timeout) makes the batch stale: it is read again against the new state,
+at most `STALE_RETRIES` times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games import engine
+from games.mail.commands import Command, CommandError, format_action, parse_commands
+from games.mail.text import card_label
+from games.models import Game, Move, Seat
+from games.services.errors import GameError
+from games.services.moves import game_resign, moves_submit
+from mailplay.models import ReplyToken
+from mailplay.services.answers import Answer, error_answer
+
+STALE_RETRIES = 3
+_PHASE_TODO = {
+    "draw": "draw from the stock or take the discard pile",
+    "play": "meld if you like, then discard (or go out)",
+    "discard": "discard one card",
+    "answer": 'answer your partner\'s "may I go out?" (yes or no)',
+}
+
+
+def _load(game_id: Any) -> Game:
+    return (
+        Game.objects.select_related("state")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .get(pk=game_id)
+    )
+
+
+def _names(game: Game) -> dict[int, str]:
+    return {
+        s.number: ("bot" if s.kind == "bot" else s.user.get_username() if s.user else "?")
+        for s in game.seats.all()
+        if s.number is not None
+    }
+
+
+def _table(game: Game) -> engine.Table | None:
+    state = getattr(game, "state", None)
+    return engine.from_json(state.table) if state is not None else None
+
+
+def _line_of(commands: Sequence[Command], details: dict[str, Any]) -> Command | None:
+    """The command whose action the engine refused (details.index counts actions only)."""
+    index = details.get("index")
+    actions = [c for c in commands if c.is_action]
+    if isinstance(index, int) and 0 <= index < len(actions):
+        return actions[index]
+    return None
+
+
+def run_commands(*, token: ReplyToken, text: str) -> Answer:
+    """Apply the reply's commands for the token's player; the answer to send back."""
+    for _ in range(STALE_RETRIES):
+        answer = _run_once(token=token, text=text)
+        if answer is not None:
+            return answer
+    return error_answer(
+        "stale_version", "the game kept changing while your email was read; please resend it"
+    )
+
+
+def _run_once(*, token: ReplyToken, text: str) -> Answer | None:
+    game = _load(token.game_id)
+    seat = token.seat_number
+    if not any(s.number == seat and s.user_id == token.user_id for s in game.seats.all()):
+        return error_answer("not_seated", "you no longer play in this game")
+    table = _table(game)
+    view = engine.player_view(table, seat) if table is not None else None
+    if not text.strip():
+        return error_answer(
+            "no_commands",
+            "we found no commands in your email; write them at the top of your reply",
+        )
+    try:
+        parsed = parse_commands(text, view)
+    except CommandError as error:
+        return error_answer(
+            error.code, error.message, line=error.line, line_number=error.line_number
+        )
+    if not len(parsed):
+        return error_answer(
+            "no_commands",
+            "we found no commands in your email; write them at the top of your reply",
+        )
+    actions = parsed.actions
+    if "resign" in parsed.services:
+        if actions:
+            command = next(c for c in parsed if c.service == "resign")
+            return error_answer(
+                "invalid_action",
+                "resign cannot be combined with moves; send it alone",
+                line=command.line,
+                line_number=command.line_number,
+            )
+        try:
+            game_resign(game_id=game.pk, user=token.user)
+        except GameError as error:
+            return error_answer(error.code, error.message.rstrip("."))
+        return Answer(
+            "resigned",
+            "You resigned",
+            ["You resigned: your side has lost the match. Everyone at the table gets an email."],
+        )
+    if not actions:
+        wanted = "help" if parsed.services == ["help"] else "status"
+        return Answer(wanted, "Help" if wanted == "help" else "The table", _status(game, seat))
+    before_seq = game.last_seq
+    try:
+        moves_submit(
+            game_id=game.pk, user=token.user, actions=actions, expected_version=game.version
+        )
+    except GameError as error:
+        if error.code == "stale_version":
+            return None
+        command = _line_of(parsed.commands, error.details)
+        return error_answer(
+            error.code,
+            error.message.rstrip("."),
+            line=command.line if command else "",
+            line_number=command.line_number if command else 0,
+        )
+    return _applied(token, actions, before_seq)
+
+
+def _status(game: Game, seat: int) -> list[str]:
+    table = _table(game)
+    if game.status != "active" or table is None:
+        return [f"The game is {game.status}: nothing more can be played in it."]
+    if table.turn == seat:
+        return [f"It is your turn: {_PHASE_TODO.get(table.phase, table.phase)}."]
+    return [f"It is {_names(game).get(table.turn, '?')}'s turn; we will email you on yours."]
+
+
+def _drawn(moves: Sequence[Move], seat: int, variant: str, display: dict[str, str]) -> list[str]:
+    cards: list[str] = []
+    for move in moves:
+        if move.seat != seat:
+            continue
+        for event in move.events:
+            if event.get("type") == "draw" and event.get("seat") == seat:
+                cards += [card_label(c, variant, display) for c in event.get("cards") or []]
+    return cards
+
+
+def _applied(token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int) -> Answer:
+    game = _load(token.game_id)
+    seat = token.seat_number
+    table = _table(game)
+    moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
+    display = engine.player_view(table, seat).get("display") or {} if table is not None else {}
+    paragraphs = ["Applied: " + "; ".join(format_action(a, game.variant) for a in actions) + "."]
+    drawn = _drawn(moves[: len(actions)], seat, game.variant, display)
+    if drawn:
+        paragraphs.append(f"You drew {' '.join(drawn)}.")
+    for move in moves:
+        for event in move.events:
+            if event.get("type") == "hand_result":
+                paragraphs.append(
+                    f"Hand {event.get('hand')} is over ({event.get('reason')}); "
+                    "everyone gets the scores by email."
+                )
+    paragraphs += _next(game, seat)
+    return Answer("applied", "Move applied", paragraphs)
+
+
+def _next(game: Game, seat: int) -> list[str]:
+    """What happens next, from the player's side."""
+    table = _table(game)
+    if game.status != "active" or table is None:
+        return ["The match is over; everyone gets the result by email."]
+    if table.turn == seat:
+        return [
+            f"It is still your turn: {_PHASE_TODO.get(table.phase, table.phase)}. "
+            "Reply to this email with your next commands."
+        ]
+    return [
+        f"It is now {_names(game).get(table.turn, '?')}'s turn. "
+        "We will email you when it is your turn again."
+    ]

@@ -1,0 +1,135 @@
+"""The forced draw: for an email player whose only legal start is drawing from the stock, the
+service draws before writing the turn email, so a whole turn takes one reply."""
+
+import pytest
+
+from games.models import Actor, Game, GameState, Move
+from games.services import lobby
+from games.services.moves import moves_submit
+from mailplay.services.autodraw import mail_player_set
+from notifications.models import NotificationPreference, Outbox
+from tests.mailplay.conftest import deliver, mails_to, receive
+from tests.mailplay.helpers import a_discard, reply
+
+BLACK_THREES = ("3S", "3C")
+
+
+def _give_black_three(game, seat):
+    """Swap a black three into the seat's hand (the pile cannot be taken over one)."""
+    state = GameState.objects.get(game=game)
+    table = state.table
+    hand = table["hands"][seat]
+    held = [c for c in hand if c in BLACK_THREES]
+    if held:
+        return held[0]
+    places = [table["stock"], *[h for s, h in enumerate(table["hands"]) if s != seat]]
+    for place in places:
+        for i, card in enumerate(place):
+            if card in BLACK_THREES:
+                place[i], hand[0] = hand[0], card
+                state.save()
+                return card
+    raise AssertionError("no black three outside the pile")
+
+
+def _alice_blocks_the_pile(game, people):
+    """alice (seat 0) draws and discards a black three: carol (seat 1) cannot take the pile."""
+    three = _give_black_three(game, 0)
+    game = Game.objects.get(pk=game.pk)
+    return moves_submit(
+        game_id=game.pk,
+        user=people["alice"],
+        actions=[{"type": "draw"}, {"type": "discard", "card": three}],
+        expected_version=game.version,
+    )
+
+
+def _carols_turn_payload():
+    return Outbox.objects.filter(kind="your_turn", recipient__username="carol").get().payload
+
+
+def test_it_draws_for_an_email_player_when_drawing_is_the_only_start(game, people):
+    mail_player_set(user=people["carol"], auto_draw=True)
+
+    game = _alice_blocks_the_pile(game, people)
+
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    assert [(m.seat, m.actor, m.action["type"]) for m in moves] == [
+        (0, Actor.PLAYER, "draw"),
+        (0, Actor.PLAYER, "discard"),
+        (1, Actor.SYSTEM, "draw"),  # once, in the same transaction
+    ]
+    assert game.last_seq == 3 and game.turn_seat == 1
+    payload = _carols_turn_payload()
+    assert payload["view"]["phase"] == "play"
+    drawn = moves[2].events[-1]["cards"]
+    assert payload["auto_drew"] == drawn
+    deliver()
+    [turn] = mails_to("carol@example.com")
+    assert "We drew " in turn.body and " for you" in turn.body
+    assert "meld if you like, then discard" in turn.body
+
+    # The whole turn in one reply.
+    assert "processed: applied" in receive(
+        reply(turn, a_discard(turn.body), sender="carol@example.com")
+    )
+    assert Game.objects.get(pk=game.pk).turn_seat == 2
+    # bob has never played by email: his turn starts with the choice.
+    assert not Move.objects.filter(game=game, seat=2).exists()
+
+
+def test_a_player_who_never_played_by_email_draws_for_themselves(game, people):
+    game = _alice_blocks_the_pile(game, people)
+
+    assert not Move.objects.filter(game=game, seat=1).exists()
+    assert _carols_turn_payload()["view"]["phase"] == "draw"
+    assert "auto_drew" not in _carols_turn_payload()
+
+
+@pytest.mark.parametrize("how", ["auto_draw_off", "digest", "setting_off"])
+def test_the_forced_draw_can_be_turned_off(game, people, settings, how):
+    mail_player_set(user=people["carol"], auto_draw=how != "auto_draw_off")
+    if how == "digest":
+        NotificationPreference.objects.create(user=people["carol"], email_mode="digest")
+    if how == "setting_off":
+        settings.CANASTA_MAIL_AUTO_DRAW = False
+
+    game = _alice_blocks_the_pile(game, people)
+
+    assert not Move.objects.filter(game=game, seat=1).exists()
+
+
+def test_no_forced_draw_when_the_pile_may_be_taken(game, people, monkeypatch):
+    import games.services.moves as moves
+
+    mail_player_set(user=people["carol"], auto_draw=True)
+    monkeypatch.setattr(moves, "pickup_actions", lambda *a, **k: [{"type": "pickup"}])
+
+    game = _alice_blocks_the_pile(game, people)
+
+    assert not Move.objects.filter(game=game, seat=1).exists()
+
+
+def test_bots_never_get_a_forced_draw(people):
+    mail_player_set(user=people["alice"], auto_draw=True)
+    game = lobby.game_create(
+        creator=people["alice"],
+        variant="classic",
+        players=2,
+        bots=["basic"],
+        options={"seating": "invitation"},
+    )
+    assert game.status == "active"
+    table = GameState.objects.get(game=game).table
+    bot_seat = next(s.number for s in game.seats.all() if s.kind == "bot")
+    if table["turn"] == bot_seat:
+        pytest.skip("the bot plays first in this deal")
+    three = _give_black_three(game, table["turn"])
+    game = Game.objects.get(pk=game.pk)
+    moves_submit(
+        game_id=game.pk,
+        user=people["alice"],
+        actions=[{"type": "draw"}, {"type": "discard", "card": three}],
+        expected_version=game.version,
+    )
+    assert not Move.objects.filter(game=game, seat=bot_seat).exists()

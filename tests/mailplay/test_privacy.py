@@ -1,0 +1,89 @@
+"""A reply address is a credential: it reaches its own player's mailbox and nothing else."""
+
+import logging
+
+from django.core import mail
+from rest_framework.test import APIClient
+
+from games.models import Game
+from mailplay.models import ReplyToken
+from mailplay.services.autodraw import mail_player_set
+from tests.mailplay.conftest import deliver, receive
+from tests.mailplay.helpers import a_discard, choices, reply
+
+NAMES = ("alice", "carol", "bob", "dave")  # by seat
+
+
+def _play_some_turns_by_email(game, turns):
+    """Each player in turn answers their newest mail: draw when asked, then discard."""
+    statuses = []
+    for _ in range(turns * 2):
+        deliver()
+        seat = Game.objects.get(pk=game.pk).turn_seat
+        address = f"{NAMES[seat]}@example.com"
+        last = [m for m in mail.outbox if m.to == [address] and m.reply_to][-1]
+        options = choices(last.body)
+        command = "draw" if "draw" in options else a_discard(last.body)
+        statuses.append(receive(reply(last, command, sender=address)))
+    deliver()
+    return statuses
+
+
+def test_the_token_reaches_its_player_only(game, people, caplog):
+    caplog.set_level(logging.DEBUG)
+    mail_player_set(user=people["bob"], auto_draw=True)  # forced draws too
+
+    statuses = _play_some_turns_by_email(game, turns=4)
+
+    tokens = {t.user.username: t.token for t in ReplyToken.objects.select_related("user")}
+    assert set(tokens) == set(NAMES)
+    for name, token in tokens.items():
+        own = [m for m in mail.outbox if m.to == [f"{name}@example.com"]]
+        others = [m for m in mail.outbox if m.to != [f"{name}@example.com"]]
+        assert own and all(token in m.message().as_string() for m in own if m.reply_to)
+        assert not any(token in m.message().as_string() for m in others)
+        assert token not in caplog.text
+        assert not any(token in status for status in statuses)
+
+
+def test_no_api_response_or_page_shows_a_token(game, people):
+    _play_some_turns_by_email(game, turns=2)
+    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    assert tokens
+    for name in (*NAMES, "eve"):
+        api = APIClient()
+        api.force_authenticate(people[name])
+        paths = [f"/api/v1/games/{game.pk}/{p}" for p in ("", "moves/?after=0", "hands/")]
+        if name != "eve":  # a spectator has no legal moves to ask for
+            paths.append(f"/api/v1/games/{game.pk}/legal/")
+        for path in (*paths, "/api/v1/games/", "/api/v1/me/preferences/"):
+            response = api.get(path)
+            assert response.status_code == 200, (name, path, response.content)
+            assert not any(token in response.content.decode() for token in tokens)
+
+
+def test_the_web_game_page_shows_no_token(game, people, client):
+    _play_some_turns_by_email(game, turns=1)
+    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    for name in NAMES:
+        client.force_login(people[name])
+        body = client.get(f"/games/{game.pk}/").content.decode()
+        assert not any(token in body for token in tokens)
+
+
+def test_the_admin_never_shows_a_token(game, people, client):
+    _play_some_turns_by_email(game, turns=1)
+    admin = people["eve"]
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    token = ReplyToken.objects.first()
+    for url in (
+        "/admin/mailplay/replytoken/",
+        f"/admin/mailplay/replytoken/{token.pk}/change/",
+        "/admin/mailplay/inboundmessage/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert token.token not in response.content.decode()
+    assert token.token not in str(token) and token.token not in repr(token)
