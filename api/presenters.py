@@ -8,12 +8,21 @@ the OpenAPI schema.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from games import engine
 from games.engine import Table
-from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatStatus
+from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
+
+# user id -> that player's current and coming absences, as shown to everyone at the table.
+Absences = Mapping[Any, list[dict[str, str | None]]]
+
+# Absences matter while a game can still wait for someone; a finished game shows none.
+_WAITING = (GameStatus.OPEN, GameStatus.ACTIVE)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -41,7 +50,41 @@ def _state(game: Game) -> GameState | None:
         return None  # a table cancelled before it started
 
 
-def _seat(game: Game, seat: Seat) -> dict[str, Any]:
+def absences_for(games: Iterable[Game]) -> dict[Any, list[dict[str, str | None]]]:
+    """The current and coming absences of everyone seated at ``games``: one query for all of
+    them (a page of games included), none when no game is waiting for anyone."""
+    from notifications.selectors import absences_of
+
+    user_ids = {
+        seat.user_id
+        for game in games
+        if game.status in _WAITING
+        for seat in game.seats.all()
+        if seat.user_id is not None
+    }
+    found: dict[Any, list[dict[str, str | None]]] = {}
+    if not user_ids:
+        return found
+    for absence in absences_of(user_ids=sorted(user_ids), now=timezone.now()):
+        found.setdefault(absence.user_id, []).append(
+            {"starts_at": iso(absence.starts_at), "ends_at": iso(absence.ends_at)}
+        )
+    return found
+
+
+def _presence(seat: Seat) -> dict[str, Any]:
+    """What partners and opponents see of a seat: human, away (a bot stands in), or bot."""
+    level = seat.bot_level or "basic"
+    is_bot = seat.kind == SeatKind.BOT
+    return {
+        "presence": seat.status_label,
+        "bot_level": level if is_bot else None,
+        "stand_in": level if seat.away and not is_bot else None,
+        "timeouts_in_a_row": seat.timeouts_in_a_row,
+    }
+
+
+def _seat(game: Game, seat: Seat, absences: Absences) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "side": seat.number % game.sides if seat.number is not None else None,
@@ -49,14 +92,16 @@ def _seat(game: Game, seat: Seat) -> dict[str, Any]:
         "kind": seat.kind,
         "status": seat.status,
         "drew": seat.drew or None,
+        **_presence(seat),
+        "absent": list(absences.get(seat.user_id, ())) if game.status in _WAITING else [],
     }
 
 
-def _seats(game: Game) -> list[dict[str, Any]]:
+def _seats(game: Game, absences: Absences) -> list[dict[str, Any]]:
     ordered = sorted(
         game.seats.all(), key=lambda s: (s.number is None, s.number, s.created_at, s.pk)
     )
-    return [_seat(game, seat) for seat in ordered]
+    return [_seat(game, seat, absences) for seat in ordered]
 
 
 def _result(game: Game) -> dict[str, Any] | None:
@@ -75,9 +120,14 @@ def _mine(game: Game, seat: Seat | None) -> dict[str, Any]:
     }
 
 
-def game_summary(game: Game, seat: Seat | None) -> dict[str, Any]:
-    """A game without its table, for lists."""
+def game_summary(game: Game, seat: Seat | None, absences: Absences | None = None) -> dict[str, Any]:
+    """A game without its table, for lists.
+
+    ``absences``: absences_for() of a whole page of games; None reads this game's (a query).
+    """
     state = _state(game)
+    if absences is None:
+        absences = absences_for([game])
     return {
         "id": str(game.pk),
         "variant": game.variant,
@@ -90,22 +140,26 @@ def game_summary(game: Game, seat: Seat | None) -> dict[str, Any]:
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
         "turn": game.turn_seat,
+        "turn_started_at": iso(game.turn_started_at),
         "deadline": iso(game.deadline),
+        "weekend_pause": game.weekend_pause,
         "moves": game.last_seq,
         "totals": list(state.totals) if state is not None else None,
-        "seats": _seats(game),
+        "seats": _seats(game, absences),
         "result": _result(game),
         **_mine(game, seat),
     }
 
 
-def game_detail(game: Game, seat: Seat | None, table: Table | None = None) -> dict[str, Any]:
+def game_detail(
+    game: Game, seat: Seat | None, table: Table | None = None, absences: Absences | None = None
+) -> dict[str, Any]:
     """The game as ``seat`` sees it, with `table` = the engine's Player view for that seat.
 
     ``table`` may pass the engine Table the caller already holds, sparing a parse.
     """
     state = _state(game)
-    body = game_summary(game, seat)
+    body = game_summary(game, seat, absences)
     body.update(
         {
             "options": dict(game.options),

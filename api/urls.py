@@ -1,10 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
 from api.views.auth import RegisterView, TokenView
 from api.views.health import HealthView
 from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGamesView
 from api.views.log import HandsView, MovesView
-from api.views.play import ActionsView, GameDetailView, LegalView, ResignView
+from api.views.me import AbsencesView, AbsenceView, PreferencesView
+from api.views.play import ActionsView, GameDetailView, LegalView, ReclaimView, ResignView
 from api.views.variants import VariantsView
 
 app_name = "api"
@@ -25,4 +26,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/actions/", ActionsView.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/moves/", MovesView.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/hands/", HandsView.as_view(), name="game-hands"),
+    path("games/<uuid:game_id>/reclaim/", ReclaimView.as_view(), name="game-reclaim"),
+    path("me/preferences/", PreferencesView.as_view(), name="me-preferences"),
+    path("me/absences/", AbsencesView.as_view(), name="me-absences"),
+    path("me/absences/<int:absence_id>/", AbsenceView.as_view(), name="me-absence"),
+    # Event feed, webhooks and personal tokens (clients/).
+    path("", include("clients.api.urls")),
 ]

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
-from games.models import GameStatus, SeatKind, SeatStatus, TimeoutPolicy
+from games.bots import BOT_LEVELS
+from games.models import EndReason, GameStatus, SeatKind, SeatStatus, TimeoutPolicy
 
 CARD_HELP = "Card code <rank><suit>, e.g. 7H, TS, JK (table-json.md)."
 
@@ -17,11 +18,26 @@ class GameCreateInSerializer(serializers.Serializer):
         help_text="Public: listed in /games/open/ and watchable by any user. Private: only "
         "players, invitees and holders of the game's link (its id) can join.",
     )
+    # No min_value here: the floor is the CANASTA_MIN_TURN_SECONDS setting, checked by the
+    # service (invalid_time_control), so tests and demos can use seconds.
     turn_seconds = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="Time per turn; null: no limit."
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Running time per turn in seconds, from the server's floor "
+        "(CANASTA_MIN_TURN_SECONDS, 60 by default) to 14 days; null: no limit.",
     )
     timeout_policy = serializers.ChoiceField(
-        choices=TimeoutPolicy.choices, required=False, default=TimeoutPolicy.AUTOPLAY
+        choices=TimeoutPolicy.choices,
+        required=False,
+        default=TimeoutPolicy.AUTOPLAY,
+        help_text="When a turn's time runs out: autoplay (the system draws and discards for "
+        "the seat) or forfeit (that side loses the match).",
+    )
+    weekend_pause = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The turn clocks stop from Saturday 00:00 to Monday 00:00 UTC.",
     )
     invite = serializers.ListField(
         child=serializers.CharField(max_length=150),
@@ -29,6 +45,19 @@ class GameCreateInSerializer(serializers.Serializer):
         default=list,
         help_text="Usernames to keep a seat for; other seats are open to anyone.",
     )
+    bots = serializers.ListField(
+        child=serializers.ChoiceField(choices=BOT_LEVELS),
+        required=False,
+        default=list,
+        max_length=5,
+        help_text="A bot seat per entry, of that level. Bots take their seats at once; the "
+        "game starts when the last seat is taken.",
+    )
+
+
+class AbsenceSpanSerializer(serializers.Serializer):
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
 
 
 class SeatSerializer(serializers.Serializer):
@@ -40,10 +69,31 @@ class SeatSerializer(serializers.Serializer):
     drew = serializers.CharField(
         allow_null=True, help_text="Card drawn for seating (seating=draw). " + CARD_HELP
     )
+    presence = serializers.ChoiceField(
+        choices=["human", "away", "bot"],
+        help_text="human: the player plays; away: a bot stands in after repeated timeouts "
+        "until the player reclaims the seat (POST .../reclaim/) or moves; bot: a bot seat.",
+    )
+    bot_level = serializers.ChoiceField(
+        choices=BOT_LEVELS, allow_null=True, help_text="A bot seat's level; null otherwise."
+    )
+    stand_in = serializers.ChoiceField(
+        choices=BOT_LEVELS,
+        allow_null=True,
+        help_text="The level of the bot standing in for an away player; null otherwise.",
+    )
+    timeouts_in_a_row = serializers.IntegerField(
+        help_text="Turns in a row this seat ran out of time (0 after a move of the player)."
+    )
+    absent = AbsenceSpanSerializer(
+        many=True,
+        help_text="The player's current and coming absences (their clocks stop); empty for "
+        "bots and for games that are over.",
+    )
 
 
 class ResultSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(choices=["match_over", "resigned", "aborted", "cancelled"])
+    reason = serializers.ChoiceField(choices=EndReason.choices)
     winner = serializers.IntegerField(allow_null=True, help_text="Winning side, if any.")
 
 
@@ -61,8 +111,17 @@ class GameSummarySerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     turn = serializers.IntegerField(allow_null=True, help_text="Seat that must act now.")
+    turn_started_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the current turn began (null before the start)."
+    )
     deadline = serializers.DateTimeField(
-        allow_null=True, help_text="When the seat to act runs out of time (null: no limit)."
+        allow_null=True,
+        help_text="When the seat to act runs out of time: the turn's running time after "
+        "turn_started_at, the clock stopped on weekends (weekend_pause) and during the "
+        "player's absences. Null: no limit, or a bot's turn.",
+    )
+    weekend_pause = serializers.BooleanField(
+        help_text="Clocks stop from Saturday 00:00 to Monday 00:00 UTC."
     )
     moves = serializers.IntegerField(help_text="Number of moves in the log (last seq).")
     totals = serializers.ListField(

@@ -46,13 +46,20 @@ class MoveSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     hand = serializers.IntegerField()
     seat = serializers.IntegerField()
-    actor = serializers.ChoiceField(choices=Actor.choices)
-    action = serializers.DictField(help_text="Canonical action JSON, or {'type': 'resign'}.")
+    actor = serializers.ChoiceField(
+        choices=Actor.choices,
+        help_text="player: the seat's player; system: on the seat's behalf (a timeout, or the "
+        "bot standing in for an away player); bot: a bot seat.",
+    )
+    action = serializers.DictField(
+        help_text="Canonical action JSON, {'type': 'resign'}, or {'type': 'timeout', "
+        "'policy': 'forfeit'} (a system move when a forfeit table's clock runs out)."
+    )
     events = serializers.ListField(
         child=serializers.DictField(),
         help_text="What happened, as your seat may see it: other players' draws show a count, "
         "not cards. Service events: deal (commitment), hand_result (the revealed seed), "
-        "match_over, resign.",
+        "match_over, resign, timeout.",
     )
     created_at = serializers.DateTimeField()
 

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
-from api.presenters import game_summary
+from api.presenters import absences_for, game_summary
 from api.schema import COMMON, GAME_COMMON, IDEMPOTENCY_KEY, error
 from api.serializers.games import (
     GameCreateInSerializer,
@@ -45,7 +45,9 @@ class _GameListBase(GenericAPIView):
 
     def _page(self, request: Request, games) -> Response:
         page = self.paginate_queryset(selectors.with_summary_relations(games))
-        rows = [game_summary(game, seat_for(game, request.user)) for game in page]
+        # One query for the absences of every player on the page.
+        absences = absences_for(page)
+        rows = [game_summary(game, seat_for(game, request.user), absences) for game in page]
         return self.get_paginated_response(rows)
 
 
@@ -90,7 +92,8 @@ class GamesView(_GameListBase):
             201: GameDetailSerializer,
             400: error(
                 "Invalid table: unknown_variant, invalid_players, invalid_options, "
-                "invalid_time_control, invalid_invite, unknown_user, invalid_request."
+                "invalid_time_control, invalid_invite, unknown_user, invalid_bots, "
+                "invalid_request."
             ),
             409: error("request_in_progress (Idempotency-Key)."),
             422: error("idempotency_key_reused."),
@@ -111,6 +114,8 @@ class GamesView(_GameListBase):
             turn_seconds=data["turn_seconds"],
             timeout_policy=data["timeout_policy"],
             invite=data["invite"],
+            bots=data["bots"],
+            weekend_pause=data["weekend_pause"],
         )
         game = selectors.game_with_seats(game_id=created.pk)
         location = request.build_absolute_uri(f"/api/v1/games/{game.pk}/")

@@ -21,6 +21,7 @@ from api.views.common import game_response, seat_for, with_cache_headers
 from games import engine, selectors
 from games.services.common import require_active, require_player
 from games.services.moves import game_resign, moves_submit
+from games.services.seats import seat_reclaim
 
 # W/"<game id>-<version>-<seat>" as we send it, the same without W/ or quotes, or a bare number.
 _IF_MATCH = re.compile(r'^(?:W/)?"?(?:(?P<game>[0-9a-f-]{36})-)?(?P<version>\d+)(?:-[a-z0-9]+)?"?$')
@@ -174,3 +175,29 @@ class ResignView(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         game = game_resign(game_id=game_id, user=request.user)
         return game_response(game, seat_for(game, request.user))
+
+
+class ReclaimView(APIView):
+    @extend_schema(
+        operation_id="games_reclaim",
+        summary="Take your seat back from the bot standing in for you",
+        description="After CANASTA_TIMEOUTS_BEFORE_BOT timeouts in a row a bot plays your seat "
+        "(presence away). This call ends that: if it is your turn, the turn starts now with "
+        "the table's full time. Answers with the game; a seat that is not away is left as it "
+        "is. Playing a move on your turn also takes the seat back.",
+        tags=["play"],
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            200: GameDetailSerializer,
+            403: error("You do not play in this game (not_seated)."),
+            409: error("game_not_active, request_in_progress."),
+            422: error("idempotency_key_reused."),
+            **GAME_COMMON,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        seat_reclaim(game_id=game_id, user=request.user)
+        game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
+        return game_response(game, seat)

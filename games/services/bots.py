@@ -58,7 +58,8 @@ def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
         for event in move.events:
             memory.observe(engine.event_for(event, seat.number))
         seen = move.seq
-    memory.sync(table.hand)
+    # The bots also sync at every decision; the view lines up hand number and melds.
+    memory.sync(engine.player_view(table, seat.number))
     seat.bot_memory = {"memory": memory.to_json(), "seq": seen}
     return memory
 

@@ -51,22 +51,35 @@ def clock_update(*, game: Game) -> None:
 
 
 def clock_refresh_for_user(*, user: object) -> int:
-    """An absence of ``user`` changed: recompute the deadlines of games waiting for them."""
+    """An absence of ``user`` changed: recompute the deadlines of the games waiting for them.
+
+    Every open or active game they sit at also gets a new version: the game shows its
+    players' absences, and an unchanged version would let clients keep a stale copy (ETag,
+    If-None-Match). Returns the number of deadlines recomputed.
+    """
     from django.db import transaction
 
     from games.services.common import game_lock
 
     updated = 0
-    waiting = Game.objects.filter(
-        status="active", seats__user=user, seats__number__isnull=False
-    ).values_list("pk", flat=True)
-    for game_id in list(waiting):
+    seated = (
+        Game.objects.filter(status__in=("open", "active"), seats__user=user)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for game_id in list(seated):
         with transaction.atomic():
             game = game_lock(game_id=game_id, with_state=False)
+            fields = ["version"]
             seat = _turn_seat(game)
-            if seat is None or seat.user_id != getattr(user, "pk", None):
-                continue
-            clock_update(game=game)
-            game.save(update_fields=["deadline", "reminder_at", "bot_turn"])
-            updated += 1
+            if (
+                game.status == "active"
+                and seat is not None
+                and seat.user_id == getattr(user, "pk", None)
+            ):
+                clock_update(game=game)
+                fields += ["deadline", "reminder_at", "bot_turn"]
+                updated += 1
+            game.version += 1
+            game.save(update_fields=fields)
     return updated
