@@ -1,0 +1,143 @@
+"""Input validation and the OpenAPI description of the event, webhook and token endpoints.
+
+Responses are plain dicts built in clients/api/presenters.py; these serializers describe them.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from clients.models import EventKind, TokenScope
+from clients.selectors import DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX, EVENTS_PAGE_MAX
+
+KINDS_HELP = "Event kinds: " + ", ".join(EventKind.values) + "."
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.RegexField(
+        r"^(\d{1,18}|latest)$",
+        required=False,
+        default="0",
+        help_text="The last event id you have (0: from the oldest kept), or `latest`: only "
+        "events from now on.",
+    )
+    wait = serializers.FloatField(
+        required=False, min_value=0, help_text="Seconds to wait for an event (0: answer at once)."
+    )
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=EVENTS_PAGE_MAX, default=100
+    )
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="Unique; for one recipient, ids grow in order.")
+    kind = serializers.ChoiceField(choices=EventKind.choices)
+    game = serializers.UUIDField()
+    seq = serializers.IntegerField(help_text="The game's move seq when it happened.")
+    created_at = serializers.DateTimeField()
+    data = serializers.DictField(
+        help_text="What happened, as your seat sees it: game, seat, names, and per kind: "
+        "move: moves, version, turn, status; your_turn: view, legal, deadline; hand_over: "
+        "hand_result, totals; match_over: totals, winner_side, reason; timeout: "
+        "timed_out_seat, policy, handed_to_bot, view, deadline."
+    )
+
+
+class EventsOutSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    last_id = serializers.IntegerField(
+        help_text="Send this as `after` next time (the last event's id, or your `after`)."
+    )
+
+
+class WebhookInSerializer(serializers.Serializer):
+    url = serializers.CharField(max_length=500, help_text="http(s) URL of your receiver.")
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=EventKind.choices),
+        required=False,
+        help_text=KINDS_HELP + " Default: all.",
+    )
+    game = serializers.UUIDField(
+        required=False, allow_null=True, default=None, help_text="Only this game's events."
+    )
+
+
+class WebhookPatchInSerializer(serializers.Serializer):
+    url = serializers.CharField(max_length=500, required=False)
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=EventKind.choices), required=False
+    )
+    active = serializers.BooleanField(
+        required=False, help_text="true turns a disabled hook on again (failures reset)."
+    )
+
+
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    game = serializers.UUIDField(allow_null=True)
+    kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices))
+    active = serializers.BooleanField()
+    consecutive_failures = serializers.IntegerField()
+    disabled_at = serializers.DateTimeField(allow_null=True)
+    disabled_reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class WebhookSecretSerializer(WebhookSerializer):
+    secret = serializers.CharField(
+        help_text="Signs every delivery (HMAC-SHA256); shown only now: keep it."
+    )
+
+
+class DeliveriesQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=DELIVERIES_PAGE_MAX, default=DELIVERIES_PAGE_DEFAULT
+    )
+    before = serializers.IntegerField(
+        required=False, min_value=1, help_text="Only attempts older than this delivery id."
+    )
+
+
+class DeliverySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.IntegerField(allow_null=True, help_text="The event id (None if pruned).")
+    attempt = serializers.IntegerField(help_text="1 for the first try, then each retry.")
+    status_code = serializers.IntegerField(allow_null=True)
+    ok = serializers.BooleanField()
+    error = serializers.CharField(allow_blank=True)
+    duration_ms = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class DeliveriesOutSerializer(serializers.Serializer):
+    deliveries = DeliverySerializer(many=True, help_text="Newest first.")
+
+
+class ApiTokenInSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="What the token is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=TokenScope.choices),
+        required=False,
+        help_text="read: GET requests; play: everything else. Default: [read].",
+    )
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
+    prefix = serializers.CharField(help_text="The key's first characters.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class ApiTokenCreatedSerializer(ApiTokenSerializer):
+    key = serializers.CharField(
+        help_text="Send as `Authorization: Bearer <key>`. Shown only now: it is stored hashed."
+    )
+
+
+class ApiTokensOutSerializer(serializers.Serializer):
+    tokens = ApiTokenSerializer(many=True)

@@ -1,0 +1,31 @@
+"""/api/v1/ endpoints for clients built by others (included by api/urls.py)."""
+
+from django.urls import path
+
+from clients.api.views.events import EventStreamView, EventsView
+from clients.api.views.tokens import TokensView, TokenView
+from clients.api.views.webhooks import (
+    WebhookDeliveriesView,
+    WebhookRotateView,
+    WebhooksView,
+    WebhookView,
+)
+
+urlpatterns = [
+    path("events/", EventsView.as_view(), name="clients-events"),
+    path("events/stream/", EventStreamView.as_view(), name="clients-events-stream"),
+    path("webhooks/", WebhooksView.as_view(), name="clients-webhooks"),
+    path("webhooks/<int:webhook_id>/", WebhookView.as_view(), name="clients-webhook"),
+    path(
+        "webhooks/<int:webhook_id>/rotate-secret/",
+        WebhookRotateView.as_view(),
+        name="clients-webhook-rotate-secret",
+    ),
+    path(
+        "webhooks/<int:webhook_id>/deliveries/",
+        WebhookDeliveriesView.as_view(),
+        name="clients-webhook-deliveries",
+    ),
+    path("tokens/", TokensView.as_view(), name="clients-tokens"),
+    path("tokens/<int:token_id>/", TokenView.as_view(), name="clients-token"),
+]

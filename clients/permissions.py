@@ -1,0 +1,42 @@
+"""Scopes of personal API tokens: reading needs `read`, anything that changes state `play`.
+
+Only requests authenticated with a personal token (request.auth is an ApiToken) are limited;
+a session or the account token (POST /auth/token/) may do everything its user may.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+
+from clients.models import ApiToken, TokenScope
+
+
+def required_scope(request: Request) -> str:
+    return TokenScope.READ.value if request.method in SAFE_METHODS else TokenScope.PLAY.value
+
+
+class TokenScopes(BasePermission):
+    message = "This token's scopes do not allow this request."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return True
+        scope = required_scope(request)
+        if token.allows(scope):
+            return True
+        self.message = f"This token lacks the {scope!r} scope (it has: {', '.join(token.scopes)})."
+        return False
+
+
+class NotWithPersonalToken(BasePermission):
+    """Managing tokens needs the account itself (a session or the account token): a leaked
+    personal token must not be able to mint or revoke others."""
+
+    message = "Manage tokens with your session or account token, not a personal token."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in SAFE_METHODS or not isinstance(request.auth, ApiToken)

@@ -1,0 +1,99 @@
+"""Personal API tokens: created with a name and scopes, listed, revoked.
+
+The key is shown once, at creation; only its sha256 is stored (a leaked database does not leak
+working keys), plus its first characters so that the owner can tell tokens apart. A key is
+long and random, so a plain hash (not a slow password hash) is enough.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from clients.models import ApiToken, TokenScope
+from games.services.errors import ErrorKind, GameError
+
+KEY_PREFIX = "cnst_"
+SHOWN_PREFIX_LENGTH = 12
+# last_used_at is written at most this often per token, not on every request.
+LAST_USED_PRECISION = timedelta(minutes=1)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def is_personal_key(key: str) -> bool:
+    return key.startswith(KEY_PREFIX)
+
+
+def _checked_scopes(scopes: Iterable[str] | None) -> list[str]:
+    chosen = list(dict.fromkeys(scopes if scopes is not None else [TokenScope.READ]))
+    if not chosen or any(scope not in TokenScope.values for scope in chosen):
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_scopes",
+            "scopes must be a non-empty list of: " + ", ".join(TokenScope.values) + ".",
+            {"choices": list(TokenScope.values)},
+        )
+    return chosen
+
+
+def token_create(
+    *, owner: Any, name: str, scopes: Iterable[str] | None = None
+) -> tuple[ApiToken, str]:
+    """A new token and its key (the only time the key exists outside the client)."""
+    name = name.strip()
+    if not name:
+        raise GameError(ErrorKind.INVALID, "invalid_request", "A token needs a name.")
+    live = ApiToken.objects.filter(owner=owner, revoked_at__isnull=True).count()
+    if live >= settings.CANASTA_API_TOKENS_PER_USER:
+        raise GameError(
+            ErrorKind.INVALID,
+            "too_many_tokens",
+            f"At most {settings.CANASTA_API_TOKENS_PER_USER} live tokens per account; revoke "
+            "one first.",
+            {"limit": settings.CANASTA_API_TOKENS_PER_USER},
+        )
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        owner=owner,
+        name=name[:100],
+        scopes=_checked_scopes(scopes),
+        key_hash=key_hash(key),
+        prefix=key[:SHOWN_PREFIX_LENGTH],
+    )
+    return token, key
+
+
+def token_revoke(*, owner: Any, token_id: int) -> ApiToken:
+    """Revoke a token of `owner` (at once: the next request with it is refused)."""
+    token = ApiToken.objects.filter(pk=token_id, owner=owner).first()
+    if token is None:
+        raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such token.")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def token_authenticate(key: str) -> ApiToken | None:
+    """The live token with this key (its owner loaded), or None."""
+    token = (
+        ApiToken.objects.select_related("owner")
+        .filter(key_hash=key_hash(key), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
