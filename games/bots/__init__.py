@@ -1,0 +1,46 @@
+"""Bots: players for empty seats, absent players and newcomers (pure Python, no Django).
+
+Every bot answers one question: given a player view (table-json.md) and what it
+remembers of the hand, which action does it play? It never sees a Table.
+
+    bot = get_bot("strong")
+    action = bot.choose(view, memory, rng)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from .memory import BotMemory
+
+BOT_LEVELS = ("random", "basic", "strong")
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(
+        self, view: dict[str, Any], memory: BotMemory | None, rng: random.Random
+    ) -> dict[str, Any]:
+        """One action (table-json.md) for the seat ``view["seat"]``, whose turn it is."""
+        ...
+
+
+def get_bot(level: str) -> Bot:
+    if level == "random":
+        from .random_bot import RandomBot
+
+        return RandomBot()
+    if level == "basic":
+        from .basic import BasicBot
+
+        return BasicBot()
+    if level == "strong":
+        from .strong import StrongBot
+
+        return StrongBot()
+    raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}")
+
+
+__all__ = ["BOT_LEVELS", "Bot", "BotMemory", "get_bot"]

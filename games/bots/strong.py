@@ -1,0 +1,217 @@
+"""The `strong` bot: a sharper heuristic player that checks close calls by look-ahead.
+
+It plays from what a person at the table knows: its view and its memory of
+the hand (cards the others took with the pile, what they discarded, when they
+passed on the pile, hence which pairs they cannot hold).
+
+Each decision starts from the heuristic's choice (basic.py with a stronger
+style: it reads "no pair" from the next player's discards and passes, and
+weighs feeding the pile more). When there is a real alternative (draw or take
+the pile, go out or not, the next-best discards, laying melds or holding
+them, answering "may I go out?"), it deals the hidden cards K times
+consistently with its view and memory (sampling.py), plays each candidate out
+to the end of the hand on every deal (its own side with the strong style,
+the others with `basic`), and switches away from the heuristic's choice only
+when a candidate's average result for its side is better by a clear margin.
+The same deals serve every candidate (common random numbers), so the
+comparison is between decisions, not between lucky and unlucky deals.
+
+Thinking is budgeted in simulated actions, not seconds, so that a seed replays
+the same game on any machine; the budget keeps a decision well under 2 s on
+one core (see `Budget`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import EngineError, Table, apply, find_going_out, legal_actions, score_hand
+
+from .analysis import legal_discards
+from .basic import BASIC_STYLE, BasicPolicy, Style, discard_costs, pickup_preference
+from .memory import BotMemory
+from .sampling import Bias, Sampler
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Budget:
+    samples: int = 12  # deals per decision, at most
+    min_samples: int = 4  # deals before an early stop
+    work: int = 2000  # simulated actions per decision, at most (about 1 s on one core)
+    horizon: int = 160  # actions per rollout, at most (the hand is scored as it stands)
+    confidence: float = 0.5  # standard errors a candidate must win by to replace the heuristic
+    margin: float = 10.0  # points per hand a candidate must win by, at least
+    pickups: bool = False  # also look ahead on taking the pile or drawing
+    melds: bool = False  # also look ahead on laying melds now or holding them
+    pairs: float = 1.0  # hidden hands keep pairs: a rank held once comes again 1 + pairs as often
+
+
+STRONG_STYLE = Style(danger_weight=2.0, infer=True, freeze_at=10)
+
+
+class StrongBot:
+    name = "strong"
+
+    def __init__(self, budget: Budget | None = None, style: Style = STRONG_STYLE) -> None:
+        self.budget = budget or Budget()
+        self.policy = BasicPolicy(style)
+        self.opponent_policy = BasicPolicy(BASIC_STYLE)
+
+    def choose(self, view: dict[str, Any], memory: BotMemory | None, rng: random.Random) -> Action:
+        if view.get("turn") != view.get("seat") or view.get("phase") == "over":
+            raise ValueError("it is not this seat's turn")
+        if memory is not None:
+            memory.sync(view)
+        sampler = Sampler(view, memory)
+        base = sampler.base
+        default = self.policy.act(base, memory)
+        candidates = self.candidates(base, memory, default)
+        if len(candidates) == 1:
+            return default
+        return candidates[self.search(sampler, candidates, rng, _bias(memory))]
+
+    # --- candidates -------------------------------------------------------------------
+
+    def candidates(self, t: Table, memory: BotMemory | None, default: Action) -> list[Action]:
+        """The heuristic's choice first, then the alternatives worth a look-ahead.
+
+        Look-ahead is kept for the decisions that swing a hand: going out or playing
+        on, ending the hand when the stock is empty, and (optionally) taking the pile
+        or drawing. Discards are left to the heuristic: look-ahead on deals sampled
+        uniformly underrates what opponents who keep pairs can take.
+        """
+        seat = t.turn
+        out: list[Action] = [default]
+        if t.phase == "draw" and (not t.stock or self.budget.pickups):
+            legal = legal_actions(t, seat)
+            if legal.pickups and legal.draw:
+                best = max(legal.pickups, key=lambda a: pickup_preference(t, a))
+                out += [best, {"type": "draw"}]
+        elif t.phase == "play" and default["type"] != "ask_partner" and t.go_out is None:
+            way = find_going_out(t)
+            if way:
+                if way[0] != default:
+                    out.append(way[0])
+                else:
+                    out += self._holding_on(t, memory)
+            elif default["type"] == "meld" and self.budget.melds:
+                out += self._best_discard(t, memory)
+        return _unique(out)
+
+    def _holding_on(self, t: Table, memory: BotMemory | None) -> list[Action]:
+        """What the heuristic would do if it did not go out now."""
+        step = self.policy.meld_step(t, t.turn)
+        if step is not None and not _empties_hand(t, step):
+            return [step]
+        return self._best_discard(t, memory)
+
+    def _best_discard(self, t: Table, memory: BotMemory | None) -> list[Action]:
+        options = legal_discards(t)
+        if len(t.hands[t.turn]) < 2 or not options:
+            return []
+        costs = discard_costs(t, t.turn, options, memory, self.policy.style)
+        return [{"type": "discard", "card": min(options, key=lambda c: (costs[c], c))}]
+
+    # --- look-ahead ---------------------------------------------------------------------
+
+    def search(
+        self,
+        sampler: Sampler,
+        candidates: list[Action],
+        rng: random.Random,
+        bias: Bias | None = None,
+    ) -> int:
+        """Index of the candidate to play (0, the heuristic's, unless another clearly wins)."""
+        budget = self.budget
+        side = sampler.base.side_of(sampler.base.turn)
+        values: list[list[float]] = [[] for _ in candidates]
+        work = 0
+        for k in range(budget.samples):
+            deal = sampler.sample(rng, bias, pairs=budget.pairs)
+            for i, action in enumerate(candidates):
+                value, steps = self.rollout(deal, action, side)
+                values[i].append(value)
+                work += steps
+            if work >= budget.work or (k + 1 >= budget.min_samples and _settled(values, budget)):
+                break
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            gain, error = _paired(values[i], values[0])
+            if gain > max(budget.margin, budget.confidence * error) and gain > best_gain:
+                best, best_gain = i, gain
+        return best
+
+    def rollout(self, deal: Table, action: Action, side: int) -> tuple[float, int]:
+        t = apply(deal, deal.turn, action).table
+        steps = 1
+        while not t.over and steps < self.budget.horizon:
+            policy = self.policy if t.side_of(t.turn) == side else self.opponent_policy
+            t = apply(t, t.turn, policy.act(t)).table
+            steps += 1
+        return evaluate(t, side), steps
+
+
+def _bias(memory: BotMemory | None) -> Bias | None:
+    """Deal fewer cards of a rank to a player who showed it holds no pair of it."""
+    if memory is None or not any(memory.evidence):
+        return None
+    evidence = memory.evidence
+
+    def weight(seat: int, card: str) -> float:
+        return 0.5 if card[0] in evidence[seat] and card != "JK" else 1.0
+
+    return weight
+
+
+def _empties_hand(t: Table, action: Action) -> bool:
+    try:
+        after = apply(t, t.turn, action).table
+    except EngineError:
+        return True
+    return after.over or len(after.hands[t.turn]) <= 1
+
+
+def _paired(values: list[float], base: list[float]) -> tuple[float, float]:
+    diffs = [a - b for a, b in zip(values, base, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _settled(values: list[list[float]], budget: Budget) -> bool:
+    """Stop early when every alternative is clearly no better than the heuristic's choice."""
+    for i in range(1, len(values)):
+        gain, error = _paired(values[i], values[0])
+        if gain + 2 * error > budget.margin:
+            return False
+    return True
+
+
+def evaluate(t: Table, side: int) -> float:
+    """The side's hand score minus the others' average, the hand scored as it stands."""
+    if not t.over:
+        t = t.copy()
+        t.phase = "over"
+        t.ended = {"reason": "stock_exhausted", "went_out": None, "concealed": False}
+    scores = score_hand(t).scores
+    others = [s for i, s in enumerate(scores) if i != side]
+    return scores[side] - sum(others) / max(1, len(others))
+
+
+def _unique(actions: list[Action]) -> list[Action]:
+    seen: list[Action] = []
+    for action in actions:
+        if action not in seen:
+            seen.append(action)
+    return seen
+
+
+__all__ = ["STRONG_STYLE", "Budget", "StrongBot"]

@@ -1,0 +1,1 @@
+"""Bot tests use no database: they import games.bots and games.engine only."""
