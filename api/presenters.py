@@ -9,24 +9,20 @@ the OpenAPI schema.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
 
+from clients.payloads import iso, move_entry  # noqa: F401 - move_entry is part of this module's API
 from games import engine
 from games.engine import Table
-from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
+from games.models import Game, GameState, GameStatus, Hand, Seat, SeatKind, SeatStatus
 
 # user id -> that player's current and coming absences, as shown to everyone at the table.
 Absences = Mapping[Any, list[dict[str, str | None]]]
 
 # Absences matter while a game can still wait for someone; a finished game shows none.
 _WAITING = (GameStatus.OPEN, GameStatus.ACTIVE)
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
 def viewer_seat(seat: Seat | None) -> int | None:
@@ -176,19 +172,6 @@ def game_detail(
         body["current_hand"] = {"number": table.hand, "commitment": state.hand_commitment}
         body["table"] = engine.player_view(table, viewer_seat(seat))
     return body
-
-
-def move_entry(move: Move, viewer: int | None) -> dict[str, Any]:
-    return {
-        "seq": move.seq,
-        "hand": move.hand,
-        "seat": move.seat,
-        "actor": move.actor,
-        "action": move.action,
-        # Other players' drawn cards become a count; service events carry no hidden card.
-        "events": [engine.event_for(event, viewer) for event in move.events],
-        "created_at": iso(move.created_at),
-    }
 
 
 def hand_entry(hand: Hand) -> dict[str, Any]:

@@ -48,6 +48,9 @@ class Budget:
     margin: float = 10.0  # points per hand a candidate must win by, at least
     pickups: bool = False  # also look ahead on taking the pile or drawing
     melds: bool = False  # also look ahead on laying melds now or holding them
+    big_pile: int = 999  # look ahead on discards onto a pile at least this large
+    discards: int = 3  # discards compared there: the heuristic's best ones
+    close_call: float = 60.0  # ... within this much of its best in heuristic cost
     pairs: float = 1.0  # hidden hands keep pairs: a rank held once comes again 1 + pairs as often
 
 
@@ -101,6 +104,8 @@ class StrongBot:
                     out += self._holding_on(t, memory)
             elif default["type"] == "meld" and self.budget.melds:
                 out += self._best_discard(t, memory)
+            elif default["type"] == "discard" and len(t.discard) >= self.budget.big_pile:
+                out += self._discards(t, memory)
         return _unique(out)
 
     def _holding_on(self, t: Table, memory: BotMemory | None) -> list[Action]:
@@ -109,6 +114,16 @@ class StrongBot:
         if step is not None and not _empties_hand(t, step):
             return [step]
         return self._best_discard(t, memory)
+
+    def _discards(self, t: Table, memory: BotMemory | None) -> list[Action]:
+        """The heuristic's next-best discards, when they are close to its best one."""
+        options = legal_discards(t)
+        if len(t.hands[t.turn]) < 2 or len(options) < 2:
+            return []
+        costs = discard_costs(t, t.turn, options, memory, self.policy.style)
+        ranked = sorted(options, key=lambda c: (costs[c], c))
+        close = [c for c in ranked if costs[c] - costs[ranked[0]] <= self.budget.close_call]
+        return [{"type": "discard", "card": c} for c in close[: self.budget.discards]]
 
     def _best_discard(self, t: Table, memory: BotMemory | None) -> list[Action]:
         options = legal_discards(t)
