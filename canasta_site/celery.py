@@ -46,6 +46,12 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_DIGEST_SECONDS,
             "options": {"expires": settings.CANASTA_DIGEST_SECONDS},
         },
+        # The event feed is a recent history, not an archive (README "Webhooks, event feed").
+        "prune-events": {
+            "task": "clients.tasks.prune_events",
+            "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
+            "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
+        },
     }
     if _module_exists(DEADLINE_SWEEP_TASK.rsplit(".", 1)[0]):
         schedule["sweep-deadlines"] = {

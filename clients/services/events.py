@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,7 +27,7 @@ from django.db.models import Exists, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from clients.models import Event, EventKind, Webhook
+from clients.models import Event, EventKind, Webhook, WebhookDelivery
 from clients.payloads import move_payload
 from games.engine import Table
 from games.models import Game, Move, Seat, SeatKind
@@ -195,3 +196,15 @@ def events_for_timeout(
         for seat in _humans(game)
     ]
     return events_write(game=game, seq=move_seq, drafts=drafts)
+
+
+def events_prune(*, days: int, now: datetime | None = None) -> tuple[int, int]:
+    """Delete feed events and webhook delivery attempts older than `days`; (events, attempts).
+
+    The feed is a recent history for clients to catch up from, not an archive (the move log
+    is that). Beat runs this daily (`prune-events`, CANASTA_EVENTS_RETENTION_DAYS).
+    """
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    deliveries, _ = WebhookDelivery.objects.filter(created_at__lt=cutoff).delete()
+    events, _ = Event.objects.filter(created_at__lt=cutoff).delete()
+    return events, deliveries

@@ -202,3 +202,25 @@ def test_old_events_are_pruned(users, game):
     call_command("prune_events", "--days", "30")
 
     assert Event.objects.count() == kept
+
+
+def test_beat_prunes_old_events_daily_with_the_retention_setting(users, game, settings):
+    from django.utils import timezone
+
+    from canasta_site.celery import app, beat_schedule
+    from clients.tasks import prune_events
+
+    settings.CANASTA_EVENTS_RETENTION_DAYS = 7
+    settings.CANASTA_EVENTS_PRUNE_SECONDS = 86400
+    entry = beat_schedule()["prune-events"]
+    assert entry["task"] == "clients.tasks.prune_events" and entry["schedule"] == 86400
+    assert "clients.tasks.prune_events" in app.tasks
+
+    whole_turn(game)
+    Event.objects.filter(kind="move").update(created_at=timezone.now() - timedelta(days=8))
+    kept = Event.objects.exclude(kind="move").count()
+    assert kept and Event.objects.filter(kind="move").exists()
+
+    events, _ = prune_events()
+
+    assert events > 0 and Event.objects.count() == kept

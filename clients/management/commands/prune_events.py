@@ -1,28 +1,24 @@
-"""Delete feed events and webhook delivery attempts older than --days (default 30).
-
-The feed is a recent history for clients to catch up from, not an archive (the move log is
-that); run this daily from cron or a scheduler.
+"""Delete feed events and webhook delivery attempts older than --days (default: the
+retention setting, CANASTA_EVENTS_RETENTION_DAYS). Beat does this daily; the command is for
+a one-off clean-up.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils import timezone
 
-from clients.models import Event, WebhookDelivery
+from clients.services.events import events_prune
 
 
 class Command(BaseCommand):
     help = "Delete feed events and webhook delivery attempts older than --days."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, default=30)
+        parser.add_argument("--days", type=int, default=settings.CANASTA_EVENTS_RETENTION_DAYS)
 
     def handle(self, *args: Any, days: int, **options: Any) -> None:
-        cutoff = timezone.now() - timedelta(days=days)
-        deliveries, _ = WebhookDelivery.objects.filter(created_at__lt=cutoff).delete()
-        events, _ = Event.objects.filter(created_at__lt=cutoff).delete()
+        events, deliveries = events_prune(days=days)
         self.stdout.write(f"deleted {events} events and {deliveries} delivery attempts")
