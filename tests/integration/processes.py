@@ -98,6 +98,9 @@ class Mailbox:
         """How many messages went to each (recipient, subject)."""
         return Counter((_unfolded(m["To"]), _unfolded(m["Subject"])) for m in self.messages())
 
+    def subjects(self) -> list[str]:
+        return sorted(str(m["Subject"]) for m in self.messages())
+
     def has(self, to: str, subject: str) -> bool:
         return self.counts()[(to, subject)] > 0
 
@@ -202,7 +205,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _group_alive(pgid: int) -> bool:
+def group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
@@ -271,7 +274,7 @@ def serve(env: dict[str, str], log: Path) -> Iterator[Http]:
         wait_until(lambda: http.answers("/health/"), timeout=60, what="the web server")
         yield http
     finally:
-        if _group_alive(process.pid):
+        if group_alive(process.pid):
             os.killpg(process.pid, signal.SIGINT)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=20)
@@ -281,4 +284,4 @@ def serve(env: dict[str, str], log: Path) -> Iterator[Http]:
             process.wait(timeout=10)
         # Gone before the test's tables are flushed.
         with contextlib.suppress(AssertionError):
-            wait_until(lambda: not _group_alive(process.pid), timeout=10, what="serve to stop")
+            wait_until(lambda: not group_alive(process.pid), timeout=10, what="serve to stop")

@@ -6,17 +6,14 @@ Emails land in a file-backend folder of the test's own; every check polls with a
 
 from __future__ import annotations
 
-import contextlib
-import email
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +21,20 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 
 from notifications.models import Outbox, OutboxStatus
 from notifications.services.outbox import outbox_enqueue
-
-ROOT = Path(__file__).resolve().parents[2]
-MAIL_SEPARATOR = b"\n" + b"-" * 79 + b"\n"
+from tests.integration.processes import (
+    ROOT,
+    Http,
+    Mailbox,
+    Processes,
+    free_port,
+    group_alive,
+    process_env,
+    wait_until,
+)
 
 
 def redis_restart_command(port: int) -> list[str]:
@@ -55,135 +59,6 @@ def redis_restart_command(port: int) -> list[str]:
     ]
 
 
-def wait_until(condition: Callable[[], Any], *, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.05)
-
-
-def worker_database_url() -> str:
-    """The database pytest-django created (test_<name>), for the worker processes."""
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-class Mailbox:
-    """The messages the file backend wrote to `folder`."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def messages(self) -> list[email.message.Message]:
-        found = []
-        for path in sorted(self.folder.glob("*.log")) if self.folder.exists() else []:
-            for chunk in path.read_bytes().split(MAIL_SEPARATOR):
-                if chunk.strip():
-                    found.append(email.message_from_bytes(chunk))
-        return found
-
-    def subjects(self) -> list[str]:
-        return sorted(str(m["Subject"]) for m in self.messages())
-
-
-class Processes:
-    """Celery processes for one test, each in its own process group (so a kill takes the
-    whole worker, pool children included); all killed at the end of the test."""
-
-    def __init__(self, env: dict[str, str], logs: Path) -> None:
-        self.env = env
-        self.logs = logs
-        self.started: list[subprocess.Popen[bytes]] = []
-        self.starting: list[tuple[subprocess.Popen[bytes], str, str]] = []
-        self.count = 0
-
-    def _start(self, name: str, args: list[str], ready: str) -> subprocess.Popen[bytes]:
-        self.count += 1
-        log = self.logs / f"{self.count}-{name}.log"
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "canasta_site", *args],
-                cwd=ROOT,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        self.started.append(process)
-        self.starting.append((process, name, ready))
-        process.log = log  # type: ignore[attr-defined]
-        return process
-
-    def ready(self) -> None:
-        """Wait until every process started so far is up (they start side by side)."""
-        for process, name, ready in self.starting:
-            wait_until(
-                lambda p=process, n=name, r=ready: self._is_ready(p, n, r),
-                timeout=45,
-                what=f"{name} to start",
-            )
-        self.starting.clear()
-
-    @staticmethod
-    def _is_ready(process: subprocess.Popen[bytes], name: str, ready: str) -> bool:
-        log = process.log  # type: ignore[attr-defined]
-        if process.poll() is not None:
-            raise AssertionError(f"{name} exited early:\n{log.read_text()[-3000:]}")
-        return ready in log.read_text(errors="replace")
-
-    def worker(self, *extra: str) -> subprocess.Popen[bytes]:
-        # The same options as scripts/serve, with the solo pool: the process that claims a row
-        # is the process a test kills.
-        return self._start(
-            f"worker{self.count + 1}",
-            [
-                "worker",
-                "--pool",
-                "solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel",
-                "INFO",
-                "--hostname",
-                f"test{self.count + 1}@%h",
-                *extra,
-            ],
-            ready=" ready.",
-        )
-
-    def beat(self) -> subprocess.Popen[bytes]:
-        var = Path(self.env["CANASTA_VAR_DIR"])
-        return self._start(
-            "beat",
-            [
-                "beat",
-                "--loglevel",
-                "INFO",
-                "--schedule",
-                str(var / "beat-schedule"),
-                "--pidfile",
-                str(var / "beat.pid"),
-            ],
-            ready="Sending due task sweep-outbox",
-        )
-
-    @staticmethod
-    def kill(process: subprocess.Popen[bytes]) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-    def kill_all(self) -> None:
-        for process in self.started:
-            self.kill(process)
-
-
 @pytest.fixture
 def mail_dir(tmp_path: Path) -> Path:
     return tmp_path / "mail"
@@ -196,24 +71,7 @@ def mailbox(mail_dir: Path) -> Mailbox:
 
 @pytest.fixture
 def base_env(transactional_db: None, tmp_path: Path, mail_dir: Path) -> dict[str, str]:
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in {"REDIS_URL", "CELERY_BROKER_URL", "DATABASE_URL", "EMAIL_BACKEND"}
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="canasta_site.settings",
-        DATABASE_URL=worker_database_url(),
-        CANASTA_VAR_DIR=str(tmp_path / "var"),
-        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
-        EMAIL_FILE_PATH=str(mail_dir),
-        CANASTA_SWEEP_SECONDS="1",
-        CANASTA_DIGEST_SECONDS="3600",
-        CANASTA_OUTBOX_BACKOFF_SECONDS="1",
-        PYTHONUNBUFFERED="1",
-    )
-    (tmp_path / "var").mkdir()
-    return env
+    return process_env(tmp_path / "var", mail_dir)
 
 
 @pytest.fixture
@@ -396,33 +254,11 @@ def test_with_redis_stopped_moves_commit_and_their_emails_go_out_once_it_is_back
     assert status_of(row) == OutboxStatus.SENT
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return bool(response.status == 200)
-    except OSError:
-        return False
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_scripts_serve_delivers_with_the_embedded_broker_and_stops_everything_on_ctrl_c(
     base_env, alice, mailbox, tmp_path
 ):
     assert "REDIS_URL" not in base_env and "CELERY_BROKER_URL" not in base_env
-    port = _free_port()
+    port = free_port()
     env = {**base_env, "PORT": str(port), "CELERY_CONCURRENCY": "1"}
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
@@ -444,7 +280,7 @@ def test_scripts_serve_delivers_with_the_embedded_broker_and_stops_everything_on
 
         wait_until(up, timeout=60, what="worker and beat under scripts/serve")
         wait_until(
-            lambda: _answers(f"http://127.0.0.1:{port}/api/v1/health/"),
+            lambda: Http(f"http://127.0.0.1:{port}").answers("/api/v1/health/"),
             timeout=30,
             what="the web server",
         )
@@ -473,8 +309,8 @@ def test_scripts_serve_delivers_with_the_embedded_broker_and_stops_everything_on
         # Ctrl-C reaches the whole foreground process group.
         os.killpg(serve.pid, signal.SIGINT)
         serve.wait(timeout=30)
-        wait_until(lambda: not _group_alive(serve.pid), timeout=15, what="every process to stop")
+        wait_until(lambda: not group_alive(serve.pid), timeout=15, what="every process to stop")
     finally:
-        if _group_alive(serve.pid):
+        if group_alive(serve.pid):
             os.killpg(serve.pid, signal.SIGKILL)
         serve.wait(timeout=10)
