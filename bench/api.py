@@ -39,6 +39,7 @@ def _configure() -> None:
         DEBUG="0",  # DEBUG keeps every query in memory: not what production runs
         SECRET_KEY="bench-only-" + "x" * 40,
         ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="0",  # the test client speaks plain HTTP (settings.py, DEBUG off)
         THROTTLE_USER_RATE="100000000/min",
         THROTTLE_ANON_RATE="100000000/min",
     )

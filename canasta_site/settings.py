@@ -63,6 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
+    # far-future caching for the hashed names (README "Deployment"); runserver serves them
+    # itself in development.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -209,7 +213,23 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# `manage.py collectstatic` (the Procfile's release step) copies every app's static files here.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "var" / "static")
+# WhiteNoise reads STATIC_ROOT once at start-up in production. Before any collectstatic
+# (development, tests, benchmarks) there is no such folder: it then looks on each request
+# instead of warning at every start (runserver serves the files itself when DEBUG is on).
+WHITENOISE_AUTOREFRESH = DEBUG or not STATIC_ROOT.is_dir()
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Production: hashed, compressed copies (whitenoise), so a page never gets a stale
+    # stylesheet from a cache. They need collectstatic's manifest, so development (DEBUG on,
+    # which the test suite also starts from) keeps the plain storage.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -326,6 +346,9 @@ CANASTA_EVENTS_POLL_SECONDS = float(os.environ.get("CANASTA_EVENTS_POLL_SECONDS"
 # A server-sent-events stream ends after this long (the client reconnects with Last-Event-ID),
 # so a worker thread is never held forever.
 CANASTA_EVENTS_STREAM_SECONDS = float(os.environ.get("CANASTA_EVENTS_STREAM_SECONDS", "300"))
+# Feed events and webhook delivery attempts older than this are deleted, once a day by beat.
+CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAYS", "30"))
+CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))
 
 # --- Production hardening (README "Deployment"; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.

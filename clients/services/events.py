@@ -157,17 +157,29 @@ def events_for_moves(
     return events_write(game=game, seq=move_seq, drafts=drafts)
 
 
-def events_for_turn(*, game: Game, table: Table, move_seq: int) -> list[Event]:
-    """`your_turn` for the person who must act now (not a bot, not a seat a bot plays)."""
+def events_for_turn(
+    *,
+    game: Game,
+    table: Table,
+    move_seq: int,
+    payloads: dict[int, dict[str, Any]] | None = None,
+) -> list[Event]:
+    """`your_turn` for the person who must act now (not a bot, not a seat a bot plays).
+
+    ``payloads``: the seats' turn payloads when the caller built them already (the email of
+    the same turn carries the same one), so the player view, the legal actions and the reply
+    token are not computed twice.
+    """
     from notifications.payloads import turn_payload
 
     if table.over or game.turn_seat is None:
         return []
+    payloads = payloads or {}
     drafts = [
         Draft(
             seat.user_id,
             EventKind.YOUR_TURN,
-            turn_payload(game=game, table=table, seat=seat.number),
+            payloads.get(seat.number) or turn_payload(game=game, table=table, seat=seat.number),
         )
         for seat in _humans(game)
         if seat.number == game.turn_seat and not seat.away

@@ -35,22 +35,25 @@ def notify_turn(
     from notifications.payloads import turn_payload
     from notifications.services.outbox import outbox_enqueue
 
-    # The event feed and webhooks of third-party clients (clients/), in this transaction.
-    events_for_turn(game=game, table=table, move_seq=move_seq)
     if table.over or game.turn_seat is None:
         return
-    for seat in _humans(game):
-        if seat.number == game.turn_seat and not seat.away:
-            payload = turn_payload(game=game, table=table, seat=seat.number)
-            if auto_drew:
-                payload["auto_drew"] = list(auto_drew)
-            outbox_enqueue(
-                recipient=seat.user,
-                kind=OutboxKind.YOUR_TURN,
-                game=game,
-                move_seq=move_seq,
-                payload=payload,
-            )
+    to_act = [s for s in _humans(game) if s.number == game.turn_seat and not s.away]
+    # One payload per seat for the feed event and the email: the view, the legal actions and
+    # the reply token are computed once.
+    payloads = {s.number: turn_payload(game=game, table=table, seat=s.number) for s in to_act}
+    # The event feed and webhooks of third-party clients (clients/), in this transaction.
+    events_for_turn(game=game, table=table, move_seq=move_seq, payloads=payloads)
+    for seat in to_act:
+        payload = dict(payloads[seat.number])
+        if auto_drew:
+            payload["auto_drew"] = list(auto_drew)
+        outbox_enqueue(
+            recipient=seat.user,
+            kind=OutboxKind.YOUR_TURN,
+            game=game,
+            move_seq=move_seq,
+            payload=payload,
+        )
 
 
 def notify_events(

@@ -68,25 +68,23 @@ def outbox_enqueue(
     # mail went out (delivery checks the preference again, in case it changed meanwhile).
     status = OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING
     try:
-        # A savepoint, so a duplicate key does not break the caller's transaction.
+        # A savepoint, so a duplicate key does not break the caller's transaction. The INSERT
+        # is tried straight away (the unique key decides): a duplicate is the rare case, and a
+        # SELECT first would cost every notification a round trip.
         with transaction.atomic():
-            row, created = Outbox.objects.get_or_create(
+            row = Outbox.objects.create(
                 key=key,
-                defaults={
-                    "recipient": recipient,
-                    "kind": kind,
-                    "channel": channel,
-                    "game": game,
-                    "move_seq": move_seq,
-                    "payload": payload,
-                    "status": status,
-                    "last_error": skip_reason or "",
-                },
+                recipient=recipient,
+                kind=kind,
+                channel=channel,
+                game=game,
+                move_seq=move_seq,
+                payload=payload,
+                status=status,
+                last_error=skip_reason or "",
             )
     except IntegrityError:
-        # Another transaction inserted the same key between our SELECT and INSERT.
-        return None
-    if not created:
+        # The key exists: this event was written already (a retry, a repeated event).
         return None
     if row.status == OutboxStatus.PENDING:
         transaction.on_commit(lambda: _schedule_delivery(row.pk))
