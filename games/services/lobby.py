@@ -31,6 +31,7 @@ from games.services.clock import clock_restart
 from games.services.common import game_lock, game_mark_over
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.hands import hand_deal, hand_finish
+from games.services.moves import auto_draw_first_turn
 from games.services.notify import notify_turn
 
 
@@ -235,7 +236,7 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
         seat.number = number
         seat.save(update_fields=["number", "drew"])
     hand, table = hand_deal(game=game, number=1, scores=[0] * game.sides, now=now)
-    GameState.objects.create(
+    state = GameState.objects.create(
         game=game, table=table.to_json(), totals=[0] * game.sides, hand_commitment=hand.commitment
     )
     game.status = GameStatus.ACTIVE
@@ -243,8 +244,10 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     game.turn_seat = table.turn
     # Seats were just numbered (and one may be new): read them afresh for the clock and mail.
     getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
+    # An email player who starts the game gets the forced draw too (README "Play by email").
+    table, auto_drew = auto_draw_first_turn(game=game, state=state, table=table, now=now)
     clock_restart(game=game, now=now)
-    notify_turn(game=game, table=table, move_seq=0)
+    notify_turn(game=game, table=table, move_seq=game.last_seq, auto_drew=auto_drew)
     if game.bot_turn:
         schedule_bot_turn(game_id=game.pk, version=game.version + 1)
 

@@ -144,6 +144,22 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     ]
 
 
+def auto_draw_first_turn(
+    *, game: Game, state: GameState, table: Table, now: datetime
+) -> tuple[Table, list[str] | None]:
+    """The forced draw on a game's very first turn (a new game: no batch leads to it). Writes
+    the system move and the snapshot; returns the table and the drawn cards (None: no draw)."""
+    pending = _Pending(table=table)
+    drew = _auto_draw(game, pending, now)
+    if not pending.moves:
+        return table, None
+    Move.objects.bulk_create(pending.moves)
+    state.table = pending.table.to_json()
+    state.save(update_fields=["table", "updated_at"])
+    game.last_seq += len(pending.moves)
+    return pending.table, drew
+
+
 def moves_submit(
     *,
     game_id: UUID | str,

@@ -111,7 +111,6 @@ def test_no_forced_draw_when_the_pile_may_be_taken(game, people, monkeypatch):
 
 
 def test_bots_never_get_a_forced_draw(people):
-    mail_player_set(user=people["alice"], auto_draw=True)
     game = lobby.game_create(
         creator=people["alice"],
         variant="classic",
@@ -119,6 +118,7 @@ def test_bots_never_get_a_forced_draw(people):
         bots=["basic"],
         options={"seating": "invitation"},
     )
+    mail_player_set(user=people["alice"], auto_draw=True)
     assert game.status == "active"
     table = GameState.objects.get(game=game).table
     bot_seat = next(s.number for s in game.seats.all() if s.kind == "bot")
@@ -133,3 +133,40 @@ def test_bots_never_get_a_forced_draw(people):
         expected_version=game.version,
     )
     assert not Move.objects.filter(game=game, seat=bot_seat).exists()
+
+
+def test_an_email_player_who_starts_a_new_game_gets_the_forced_draw_too(people, monkeypatch):
+    import games.services.moves as moves
+    from games.services.replay import game_verify
+    from tests.game_fixtures import start_game
+
+    for name in ("alice", "bob", "carol", "dave"):
+        mail_player_set(user=people[name], auto_draw=True)
+    # The deal decides whether the upcard could be taken; here it cannot.
+    monkeypatch.setattr(moves, "pickup_actions", lambda *a, **k: [])
+
+    game = start_game(people)
+
+    [move] = Move.objects.filter(game=game)
+    first = game.turn_seat
+    assert (move.seq, move.seat, move.actor, move.action) == (
+        1,
+        first,
+        Actor.SYSTEM,
+        {"type": "draw"},
+    )
+    assert game.last_seq == 1
+    table = GameState.objects.get(game=game).table
+    assert table["phase"] == "play" and table["turn"] == first
+    [row] = Outbox.objects.filter(kind="your_turn")
+    drawn = move.events[-1]["cards"]
+    assert row.payload["auto_drew"] == drawn and row.payload["view"]["phase"] == "play"
+    deliver()
+    name = row.recipient.username
+    [turn] = mails_to(f"{name}@example.com")
+    assert "We drew " in turn.body
+    # The whole first turn in one reply, and the log replays to the snapshot.
+    assert "processed: applied" in receive(
+        reply(turn, a_discard(turn.body), sender=f"{name}@example.com")
+    )
+    assert game_verify(game=Game.objects.get(pk=game.pk)).ok
