@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
@@ -66,6 +68,14 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+# The engine's messages name the input they refuse; a card code of 200 KB was echoed whole.
+MAX_MESSAGE = 500
+
+
+def _shortened(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
 def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
     if isinstance(exc, ApiError):
         return exc.error_code, exc.message, exc.details
@@ -105,12 +115,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return _database_unavailable(exc)
     if isinstance(exc, GameError):
         return Response(
-            error_body(exc.code, exc.message, exc.details), status=STATUS_BY_KIND[exc.kind]
+            error_body(exc.code, _shortened(exc.message), exc.details),
+            status=STATUS_BY_KIND[exc.kind],
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("No such resource.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    else:
+        exc = _unreadable_request(exc) or exc
     # DRF's handler sets the headers that belong to the status (WWW-Authenticate, Retry-After).
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -118,6 +131,25 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     assert isinstance(exc, exceptions.APIException)
     response.data = error_body(*_describe(exc))
     return response
+
+
+def _unreadable_request(exc: Exception) -> exceptions.APIException | None:
+    """Errors of reading a hostile body, raised while DRF parses it (tests/fuzz): without this
+    they were Django's HTML 400 page or, for deep JSON, a 500."""
+    if isinstance(exc, RequestDataTooBig):
+        return ApiError(
+            status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            "request_too_large",
+            f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+            {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+        )
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        return exceptions.ParseError("The request has too many fields.")
+    if isinstance(exc, RecursionError):
+        # json.loads (and json.dumps of what it returned) recurse once per level of nesting;
+        # no request of ours nests more than a few levels.
+        return exceptions.ParseError("The request body is nested too deeply.")
+    return None
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -152,3 +184,19 @@ def server_error(request: HttpRequest) -> HttpResponse:
         body = error_body("server_error", "The server failed to answer; the error is logged.")
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refused before any view (a host not in ALLOWED_HOSTS, an unreadable
+    body): the one error shape under /api/, Django's page elsewhere. It names nothing of what
+    was sent (a disallowed host is logged by Django's security logger)."""
+    if _is_api(request):
+        body = error_body("bad_request", "The request could not be accepted.")
+        return JsonResponse(body, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("permission_denied", "Not allowed."), status=403)
+    return defaults.permission_denied(request, exception)

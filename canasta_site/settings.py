@@ -272,6 +272,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # OpenAPI links (create a game -> read it -> legal actions -> play): clients and the
+    # stateful fuzzer (tests/fuzz/) follow them. The first hook is drf-spectacular's default.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_links",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatStatusEnum": "games.models.SeatStatus",

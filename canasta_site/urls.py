@@ -20,5 +20,7 @@ urlpatterns = [
 ]
 
 # Outside /api/ these fall back to Django's pages.
+handler400 = "api.errors.bad_request"
+handler403 = "api.errors.permission_denied"
 handler404 = "api.errors.not_found"
 handler500 = "api.errors.server_error"

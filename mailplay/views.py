@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anymail.exceptions import AnymailWebhookValidationFailure
 from anymail.webhooks.postmark import PostmarkInboundWebhookView
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
@@ -28,6 +29,17 @@ class InboundWebhookView(PostmarkInboundWebhookView):
         # setting applies at once; anymail compares it in constant time.
         secret = settings.CANASTA_INBOUND_SECRET
         self.basic_auth = [secret] if secret else []
+
+    def parse_events(self, request: HttpRequest) -> list[Any]:
+        # anymail reads the body with json.loads and expects Postmark's object: anything else
+        # (not JSON, not UTF-8, a list, nesting deep enough for a RecursionError) was a 500.
+        # As a validation failure it is a 400, like a wrong password (tests/fuzz).
+        try:
+            return super().parse_events(request)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            raise AnymailWebhookValidationFailure(
+                "The inbound webhook's body is not a Postmark inbound message."
+            ) from None
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not settings.CANASTA_INBOUND_SECRET or not self.basic_auth:

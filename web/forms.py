@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from api.validators import LATEST_DATE
 from games import engine
 from games.models import TimeoutPolicy
 from notifications.models import EmailMode
@@ -209,6 +210,15 @@ class AbsenceForm(forms.Form):
     returns = forms.DateField(
         label="Back on", widget=forms.DateInput(attrs={"type": "date"}), help_text="UTC dates."
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # The absence services compute with the year after the last day (tests/fuzz).
+        for name in ("starts", "returns"):
+            day = data.get(name)
+            if day is not None and day >= LATEST_DATE.date():
+                self.add_error(name, f"Please choose a day before {LATEST_DATE:%Y-%m-%d}.")
+        return data
 
     def interval(self, now: datetime) -> tuple[datetime | None, datetime]:
         starts: date | None = self.cleaned_data.get("starts")

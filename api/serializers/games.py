@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from api.validators import no_control_characters
 from games.bots import BOT_LEVELS
 from games.models import EndReason, GameStatus, SeatKind, SeatStatus, TimeoutPolicy
 
@@ -40,7 +41,7 @@ class GameCreateInSerializer(serializers.Serializer):
         help_text="The turn clocks stop from Saturday 00:00 to Monday 00:00 UTC.",
     )
     invite = serializers.ListField(
-        child=serializers.CharField(max_length=150),
+        child=serializers.CharField(max_length=150, validators=[no_control_characters]),
         required=False,
         default=list,
         help_text="Usernames to keep a seat for; other seats are open to anyone.",

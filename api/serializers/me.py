@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from api.validators import not_too_far_ahead
 from notifications.models import EmailMode
 
 EMAIL_MODE_HELP = (
@@ -31,10 +32,13 @@ class AbsenceInSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
+        validators=[not_too_far_ahead],
         help_text="When your clocks stop (default: now; not in the past). Without a time zone: "
         "UTC.",
     )
-    ends_at = serializers.DateTimeField(help_text="When you are back: your clocks run again.")
+    ends_at = serializers.DateTimeField(
+        validators=[not_too_far_ahead], help_text="When you are back: your clocks run again."
+    )
 
 
 class AbsenceSerializer(serializers.Serializer):

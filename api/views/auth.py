@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.schema import THROTTLED, error
+from api.schema import BODY, THROTTLED, error
 from api.serializers.auth import RegisterInSerializer, TokenInSerializer, TokenOutSerializer
 from api.throttles import AuthRateThrottle
 
@@ -30,6 +30,7 @@ class RegisterView(APIView):
         responses={
             201: TokenOutSerializer,
             400: error("Invalid username or password (invalid_request, details.fields)."),
+            **BODY,
             **THROTTLED,
         },
         auth=[],
@@ -62,6 +63,7 @@ class TokenView(APIView):
             400: error(
                 "Missing fields (invalid_request) or wrong credentials (invalid_credentials)."
             ),
+            **BODY,
             **THROTTLED,
         },
         auth=[],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from drf_spectacular.types import OpenApiTypes
@@ -15,7 +16,15 @@ from rest_framework.views import APIView
 
 from api.idempotency import idempotent
 from api.presenters import absences_for, game_summary
-from api.schema import COMMON, GAME_COMMON, IDEMPOTENCY_KEY, error
+from api.schema import (
+    BAD_IDEMPOTENCY_KEY,
+    BODY,
+    COMMON,
+    GAME_COMMON,
+    IDEMPOTENCY_KEY,
+    NO_SUCH_PAGE,
+    error,
+)
 from api.serializers.games import (
     GameCreateInSerializer,
     GameDetailSerializer,
@@ -31,6 +40,26 @@ class GamePagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_page_size(self, request: Request) -> int:
+        # DRF ignores a page_size that is not a positive number; say so instead (tests/fuzz).
+        raw = request.query_params.get(self.page_size_query_param, "")
+        if raw == "":
+            return self.page_size
+        if not raw.isdecimal() or not 1 <= int(raw) <= 10**6:
+            raise serializers.ValidationError(
+                {self.page_size_query_param: [f"A whole number from 1 to {self.max_page_size}."]}
+            )
+        return min(int(raw), self.max_page_size)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
 
 
 class GameListFilterSerializer(serializers.Serializer):
@@ -69,6 +98,7 @@ class GamesView(_GameListBase):
         responses={
             200: GameSummarySerializer(many=True),
             400: error("Bad filter (invalid_request)."),
+            **NO_SUCH_PAGE,
             **COMMON,
         },
     )
@@ -97,6 +127,7 @@ class GamesView(_GameListBase):
             ),
             409: error("request_in_progress (Idempotency-Key)."),
             422: error("idempotency_key_reused."),
+            **BODY,
             **COMMON,
         },
     )
@@ -134,7 +165,12 @@ class OpenGamesView(_GameListBase):
         operation_id="games_open",
         summary="Games I can join: my invitations and public tables with a free seat",
         tags=["lobby"],
-        responses={200: GameSummarySerializer(many=True), **COMMON},
+        responses={
+            200: GameSummarySerializer(many=True),
+            400: error("Bad page_size (invalid_request)."),
+            **NO_SUCH_PAGE,
+            **COMMON,
+        },
     )
     def get(self, request: Request) -> Response:
         return self._page(request, selectors.games_open_to(user=request.user))
@@ -149,6 +185,7 @@ def _seat_change_schema(operation_id: str, summary: str, conflicts: str) -> dict
         "parameters": [IDEMPOTENCY_KEY],
         "responses": {
             200: GameDetailSerializer,
+            **BAD_IDEMPOTENCY_KEY,
             403: error("You have no seat in this game (not_seated, permission_denied)."),
             409: error(conflicts + "; request_in_progress (Idempotency-Key)."),
             422: error("idempotency_key_reused."),

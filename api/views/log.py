@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -33,9 +32,15 @@ class MovesView(APIView):
         "draws show a count, not the cards. Poll with after = the last seq you have.",
         tags=["log"],
         parameters=[
-            OpenApiParameter("after", OpenApiTypes.INT, description="Last seq you have (0)."),
             OpenApiParameter(
-                "limit", OpenApiTypes.INT, description=f"At most this many (1-{MOVES_PAGE_MAX})."
+                "after",
+                {"type": "integer", "minimum": 0},
+                description="Last seq you have (0).",
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": MOVES_PAGE_MAX},
+                description=f"At most this many (1-{MOVES_PAGE_MAX}).",
             ),
         ],
         responses={

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from api.idempotency import idempotent
 from api.presenters import iso
-from api.schema import COMMON, IDEMPOTENCY_KEY, error
+from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
 from api.serializers.me import (
     AbsenceInSerializer,
     AbsenceSerializer,
@@ -73,6 +73,7 @@ class PreferencesView(APIView):
         responses={
             200: PreferencesSerializer,
             400: error("Unknown email_mode or digest_hour outside 0-23 (invalid_request)."),
+            **BODY,
             **COMMON,
         },
     )
@@ -125,6 +126,7 @@ class AbsencesView(APIView):
             ),
             409: error("request_in_progress (Idempotency-Key)."),
             422: error("idempotency_key_reused."),
+            **BODY,
             **COMMON,
         },
     )

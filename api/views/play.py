@@ -7,6 +7,7 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,7 +15,15 @@ from rest_framework.views import APIView
 from api.errors import ApiError
 from api.idempotency import idempotent
 from api.presenters import etag, viewer_seat
-from api.schema import GAME_COMMON, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, error
+from api.schema import (
+    BAD_IDEMPOTENCY_KEY,
+    BODY,
+    GAME_COMMON,
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    error,
+)
 from api.serializers.games import GameDetailSerializer
 from api.serializers.play import ActionsInSerializer, LegalOutSerializer
 from api.views.common import game_response, seat_for, with_cache_headers
@@ -118,6 +127,10 @@ def _expected_version(request: Request, body_version: int | None, game_id: UUID)
 
 
 class ActionsView(APIView):
+    # Actions are nested lists and objects, which form encodings cannot carry: JSON only, and
+    # the schema says so (a form body is 415 unsupported_media_type).
+    parser_classes = [JSONParser]
+
     @extend_schema(
         operation_id="games_actions",
         summary="Play actions for your seat, all or nothing",
@@ -139,6 +152,7 @@ class ActionsView(APIView):
                 "card_not_in_hand, invalid_action, ...), details.index; or "
                 "idempotency_key_reused."
             ),
+            **BODY,
             **GAME_COMMON,
         },
     )
@@ -165,6 +179,7 @@ class ResignView(APIView):
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: GameDetailSerializer,
+            **BAD_IDEMPOTENCY_KEY,
             403: error("You do not play in this game (not_seated)."),
             409: error("game_not_active, request_in_progress."),
             422: error("idempotency_key_reused."),
@@ -190,6 +205,7 @@ class ReclaimView(APIView):
         parameters=[IDEMPOTENCY_KEY],
         responses={
             200: GameDetailSerializer,
+            **BAD_IDEMPOTENCY_KEY,
             403: error("You do not play in this game (not_seated)."),
             409: error("game_not_active, request_in_progress."),
             422: error("idempotency_key_reused."),

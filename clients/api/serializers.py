@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from api.validators import no_control_characters
 from clients.models import EventKind, TokenScope
 from clients.selectors import DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX, EVENTS_PAGE_MAX
 
@@ -51,7 +52,13 @@ class EventsOutSerializer(serializers.Serializer):
 
 
 class WebhookInSerializer(serializers.Serializer):
-    url = serializers.CharField(max_length=500, help_text="http(s) URL of your receiver.")
+    # No control characters: urlsplit drops CR, LF and TAB, so such a URL passed the address
+    # check and was stored with them; it is shown in emails (the hook-disabled subject).
+    url = serializers.CharField(
+        max_length=500,
+        validators=[no_control_characters],
+        help_text="http(s) URL of your receiver.",
+    )
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=EventKind.choices),
         required=False,
@@ -63,7 +70,7 @@ class WebhookInSerializer(serializers.Serializer):
 
 
 class WebhookPatchInSerializer(serializers.Serializer):
-    url = serializers.CharField(max_length=500, required=False)
+    url = serializers.CharField(max_length=500, required=False, validators=[no_control_characters])
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=EventKind.choices), required=False
     )
@@ -115,7 +122,9 @@ class DeliveriesOutSerializer(serializers.Serializer):
 
 
 class ApiTokenInSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, help_text="What the token is for.")
+    name = serializers.CharField(
+        max_length=100, validators=[no_control_characters], help_text="What the token is for."
+    )
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=TokenScope.choices),
         required=False,

@@ -19,6 +19,8 @@ from notifications.models import Absence
 
 # A start a little in the past is "now" (the request took a moment to arrive).
 START_GRACE = timedelta(minutes=5)
+# The furthest an absence may end: two years ahead (the yearly bound is checked per year).
+MAX_AHEAD = timedelta(days=731)
 _DAY = 86400.0
 
 
@@ -54,6 +56,13 @@ def absence_declare(*, user: Any, ends_at: datetime, starts_at: datetime | None 
     starts_at = max(starts_at, now)
     if ends_at <= starts_at:
         raise _invalid("invalid_absence", "An absence must end after it starts.")
+    if ends_at > now + MAX_AHEAD:
+        # A vacation is planned, not a date in year 9999 (whose year bounds do not exist).
+        raise _invalid(
+            "invalid_absence",
+            f"An absence must end within {MAX_AHEAD.days} days from now.",
+            latest=(now + MAX_AHEAD).isoformat(),
+        )
     limit = settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR
     with transaction.atomic():
         # Serialise one user's declarations, so two at once cannot both fit the year's bound.

@@ -52,6 +52,14 @@ def send_row(row: Outbox) -> str:
         return OutboxStatus.SKIPPED
     try:
         message = build_message(kind=row.kind, payload=row.payload, to=row.recipient.email)
+        # Rendered here, before any connection: a header with a line break (BadHeaderError, a
+        # ValueError) or a payload the templates cannot draw is the row's own fault, and no
+        # retry would send it, so it fails at once instead of after every backoff.
+        message.message()
+    except Exception as error:
+        logger.error("outbox %s: cannot be rendered: %r", row.pk, error)
+        return outbox_mark_failed_attempt(row, error=error, permanent=True)
+    try:
         message.send(fail_silently=False)
     except Exception as error:
         logger.warning("outbox %s: attempt %s failed: %r", row.pk, row.attempts, error)

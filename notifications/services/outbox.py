@@ -149,12 +149,17 @@ def backoff_seconds(attempts: int) -> float:
 
 
 def outbox_mark_failed_attempt(
-    row: Outbox, *, error: BaseException | str, now: datetime | None = None
+    row: Outbox,
+    *,
+    error: BaseException | str,
+    now: datetime | None = None,
+    permanent: bool = False,
 ) -> str:
-    """Record a failed attempt: retry after a backoff, or give up after the last one."""
+    """Record a failed attempt: retry after a backoff, or give up after the last one (or at
+    once when `permanent`: the row itself is wrong and no retry could send it)."""
     now = now or timezone.now()
     message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-    if row.attempts >= settings.CANASTA_OUTBOX_MAX_ATTEMPTS:
+    if permanent or row.attempts >= settings.CANASTA_OUTBOX_MAX_ATTEMPTS:
         status = OutboxStatus.FAILED
         next_attempt_at = now
     else:

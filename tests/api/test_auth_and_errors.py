@@ -128,6 +128,21 @@ def test_a_server_error_under_the_api_is_json(clients, monkeypatch, settings):
     assert "boom" not in response.content.decode()
 
 
+def test_a_request_refused_before_any_view_is_json_under_the_api(db, settings):
+    from django.test import Client
+
+    settings.ALLOWED_HOSTS = ["canasta.example"]
+    client = Client(raise_request_exception=False)
+
+    refused = client.get("/api/v1/variants/", HTTP_HOST="attacker.example")
+
+    error = error_of(refused, 400)
+    assert error["code"] == "bad_request"
+    assert "attacker" not in refused.content.decode()
+    page = client.get("/", HTTP_HOST="attacker.example")
+    assert page.status_code == 400 and "json" not in page["Content-Type"]
+
+
 def test_throttled_requests_get_429_with_retry_after(clients, monkeypatch):
     monkeypatch.setattr(
         SimpleRateThrottle, "THROTTLE_RATES", {"user": "3/min", "anon": "2/min", "auth": "2/min"}

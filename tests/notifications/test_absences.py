@@ -128,3 +128,15 @@ def test_declaring_and_cancelling_an_absence_moves_the_deadline_of_a_waiting_gam
     absence_cancel(user=player, absence_id=absence.pk)
     game.refresh_from_db()
     assert game.deadline == NOW + timedelta(hours=3)
+
+
+def test_an_absence_must_end_within_two_years(people):
+    for far in (NOW + _days(800), datetime(9999, 12, 31, tzinfo=UTC)):
+        with pytest.raises(GameError) as refused:
+            absence_declare(user=people["alice"], ends_at=far)
+        assert refused.value.code == "invalid_absence"
+        assert "latest" in refused.value.details
+    planned = absence_declare(
+        user=people["alice"], starts_at=NOW + _days(700), ends_at=NOW + _days(710)
+    )
+    assert planned.ends_at == NOW + _days(710)

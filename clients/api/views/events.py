@@ -25,7 +25,15 @@ from rest_framework.views import APIView
 from api.schema import COMMON, error
 from clients.api.presenters import event_entry
 from clients.api.serializers import EventsOutSerializer, EventsQuerySerializer
-from clients.selectors import events_wait, last_event_id
+from clients.selectors import EVENTS_PAGE_MAX, events_wait, last_event_id
+
+# The same pattern as EventsQuerySerializer.after; empty is "not given" (0), as for any
+# optional field in DRF's query parsing.
+AFTER = OpenApiParameter(
+    "after",
+    {"type": "string", "pattern": r"^(\d{1,18}|latest)?$"},
+    description="An event id, or `latest`.",
+)
 
 # A comment line every so often keeps proxies from closing an idle stream.
 KEEPALIVE_SECONDS = 15
@@ -54,9 +62,15 @@ class EventsView(APIView):
         "`after`. A personal token needs the `read` scope.",
         tags=["events"],
         parameters=[
-            OpenApiParameter("after", OpenApiTypes.STR, description="An event id, or `latest`."),
-            OpenApiParameter("wait", OpenApiTypes.NUMBER, description="Seconds (0: at once)."),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="At most this many (1-500)."),
+            AFTER,
+            OpenApiParameter(
+                "wait", {"type": "number", "minimum": 0}, description="Seconds (0: at once)."
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": EVENTS_PAGE_MAX},
+                description=f"At most this many (1-{EVENTS_PAGE_MAX}).",
+            ),
         ],
         responses={
             200: EventsOutSerializer,
@@ -123,7 +137,7 @@ class EventStreamView(APIView):
         "does this by itself) or `?after=`.",
         tags=["events"],
         parameters=[
-            OpenApiParameter("after", OpenApiTypes.STR, description="An event id, or `latest`."),
+            AFTER,
             OpenApiParameter(
                 "Last-Event-ID",
                 OpenApiTypes.STR,
@@ -136,6 +150,7 @@ class EventStreamView(APIView):
                 OpenApiTypes.STR, description="The stream."
             ),
             400: error("Bad after (invalid_request)."),
+            404: error("A `format` other than json or sse (not_found)."),
             **COMMON,
         },
     )

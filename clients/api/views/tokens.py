@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.schema import COMMON, error
+from api.schema import BODY, COMMON, error
 from clients.api.presenters import token_entry
 from clients.api.serializers import (
     ApiTokenCreatedSerializer,
@@ -51,6 +51,7 @@ class TokensView(APIView):
             201: ApiTokenCreatedSerializer,
             400: error("invalid_scopes, too_many_tokens, invalid_request."),
             **BY_TOKEN,
+            **BODY,
             **COMMON,
         },
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -10,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
-from api.schema import COMMON, IDEMPOTENCY_KEY, error
+from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
 from clients.api.presenters import delivery_entry, webhook_entry
 from clients.api.serializers import (
     DeliveriesOutSerializer,
@@ -20,7 +19,7 @@ from clients.api.serializers import (
     WebhookSecretSerializer,
     WebhookSerializer,
 )
-from clients.selectors import deliveries_of, webhooks_of
+from clients.selectors import DELIVERIES_PAGE_MAX, deliveries_of, webhooks_of
 from clients.services.webhooks import (
     webhook_create,
     webhook_delete,
@@ -63,6 +62,9 @@ class WebhooksView(APIView):
             201: WebhookSecretSerializer,
             400: BAD_HOOK,
             404: error("No such game, or one you may not see (not_found)."),
+            409: error("request_in_progress (Idempotency-Key)."),
+            422: error("idempotency_key_reused."),
+            **BODY,
             **COMMON,
         },
     )
@@ -96,7 +98,7 @@ class WebhookView(APIView):
         summary="Change a webhook's URL or kinds, or turn it off and on",
         tags=["webhooks"],
         request=WebhookPatchInSerializer,
-        responses={200: WebhookSerializer, 400: BAD_HOOK, **NO_HOOK, **COMMON},
+        responses={200: WebhookSerializer, 400: BAD_HOOK, **NO_HOOK, **BODY, **COMMON},
     )
     def patch(self, request: Request, webhook_id: int) -> Response:
         serializer = WebhookPatchInSerializer(data=request.data)
@@ -140,8 +142,14 @@ class WebhookDeliveriesView(APIView):
         "status code, and the error if it failed.",
         tags=["webhooks"],
         parameters=[
-            OpenApiParameter("limit", OpenApiTypes.INT, description="At most this many."),
-            OpenApiParameter("before", OpenApiTypes.INT, description="Older than this id."),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": DELIVERIES_PAGE_MAX},
+                description=f"At most this many (1-{DELIVERIES_PAGE_MAX}).",
+            ),
+            OpenApiParameter(
+                "before", {"type": "integer", "minimum": 1}, description="Older than this id."
+            ),
         ],
         responses={
             200: DeliveriesOutSerializer,
