@@ -42,6 +42,8 @@ def _configure() -> None:
         SECURE_SSL_REDIRECT="0",  # the test client speaks plain HTTP (settings.py, DEBUG off)
         THROTTLE_USER_RATE="100000000/min",
         THROTTLE_ANON_RATE="100000000/min",
+        THROTTLE_READ_RATE="100000000/min",
+        THROTTLE_PLAY_RATE="100000000/min",
     )
 
 

@@ -29,7 +29,7 @@ from api.serializers.play import ActionsInSerializer, LegalOutSerializer
 from api.views.common import game_response, seat_for, with_cache_headers
 from games import engine, selectors
 from games.services.common import require_active, require_player
-from games.services.moves import game_resign, moves_submit
+from games.services.moves import game_resign, moves_submit_with_table
 from games.services.seats import seat_reclaim
 
 # W/"<game id>-<version>-<seat>" as we send it, the same without W/ or quotes, or a bare number.
@@ -162,12 +162,13 @@ class ActionsView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         version = _expected_version(request, data.get("expected_version"), game_id)
-        game = moves_submit(
+        game, table = moves_submit_with_table(
             game_id=game_id, user=request.user, actions=data["actions"], expected_version=version
         )
         seat = seat_for(game, request.user)
         assert viewer_seat(seat) is not None
-        return game_response(game, seat)
+        # The table the move produced: the snapshot is not parsed again for the answer.
+        return game_response(game, seat, table=table)
 
 
 class ResignView(APIView):

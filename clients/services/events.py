@@ -52,36 +52,87 @@ def _humans(game: Game) -> list[Seat]:
     ]
 
 
+def _last_announced(game: Game) -> Any:
+    return Event.objects.filter(game=game, kind=EventKind.MOVE).order_by("-seq").values("seq")[:1]
+
+
 def _batch_moves(game: Game, move_seq: int) -> list[Move]:
     """The moves up to `move_seq` that no `move` event announced yet: the batch just logged.
 
     One query; the subquery reads the (game, kind, seq) index.
     """
-    announced = (
-        Event.objects.filter(game=game, kind=EventKind.MOVE).order_by("-seq").values("seq")[:1]
-    )
     floor = Greatest(
-        Coalesce(Subquery(announced), Value(0)), Value(max(0, move_seq - MAX_BATCH_MOVES))
+        Coalesce(Subquery(_last_announced(game)), Value(0)),
+        Value(max(0, move_seq - MAX_BATCH_MOVES)),
     )
     return list(Move.objects.filter(game=game, seq__gt=floor, seq__lte=move_seq).order_by("seq"))
 
 
-def _lock_recipients(user_ids: Sequence[int]) -> set[int]:
+def _unannounced(game: Game, logged: Sequence[Move], announced: int, move_seq: int) -> list[Move]:
+    """What _batch_moves would read, given the batch's moves as the caller logged them (in seq
+    order, ending at `move_seq`) and the last announced seq: the database is read only for
+    older moves no event announced yet (the forced draw that opened the game, say)."""
+    floor = max(announced, move_seq - MAX_BATCH_MOVES)
+    first = logged[0].seq if logged else move_seq + 1
+    older: list[Move] = []
+    if floor + 1 < first:
+        older = list(Move.objects.filter(game=game, seq__gt=floor, seq__lt=first).order_by("seq"))
+    return older + [move for move in logged if floor < move.seq <= move_seq]
+
+
+def _lock_recipients(
+    user_ids: Sequence[int], *, announced_in: Game | None = None
+) -> tuple[set[int], int | None]:
     """Lock the recipients' rows until commit; returns those with an active webhook (the
-    same query, so a move without webhooks costs no more)."""
-    rows = (
+    same query, so a move without webhooks costs no more) and, with ``announced_in``, the
+    seq of that game's last `move` event (0: none), read by the same statement."""
+    queryset = (
         get_user_model()
         .objects.select_for_update(no_key=True)
         .filter(pk__in=user_ids)
         .order_by("pk")
         .annotate(hooked=Exists(Webhook.objects.filter(owner=OuterRef("pk"), active=True)))
-        .values_list("pk", "hooked")
     )
-    return {pk for pk, hooked in rows if hooked}
+    if announced_in is None:
+        rows = [(pk, hooked, None) for pk, hooked in queryset.values_list("pk", "hooked")]
+    else:
+        # Uncorrelated: the database evaluates it once, on the (game, kind, seq) index.
+        announced = Coalesce(Subquery(_last_announced(announced_in)), Value(0))
+        rows = list(queryset.annotate(announced=announced).values_list("pk", "hooked", "announced"))
+    last = rows[0][2] if rows else None
+    return {pk for pk, hooked, _ in rows if hooked}, last
 
 
-def events_write(*, game: Game, seq: int, drafts: Iterable[Draft]) -> list[Event]:
-    """Write events (in the caller's transaction) and queue their webhook deliveries."""
+class Locks:
+    """The recipients one transaction has locked so far (and which of them have webhooks).
+
+    A move writes its `move` events and then `your_turn` for a subset of the same people: the
+    second write reuses the first one's lock instead of taking it again. Create one per
+    transaction (games.services.moves.commit_batch does); never keep it past the commit.
+    """
+
+    def __init__(self) -> None:
+        self.locked: set[int] = set()
+        self.hooked: set[int] = set()
+
+    def take(self, user_ids: Sequence[int]) -> set[int]:
+        missing = sorted(set(user_ids) - self.locked)
+        if missing:
+            self.add(missing, _lock_recipients(missing)[0])
+        return self.hooked & set(user_ids)
+
+    def add(self, user_ids: Iterable[int], hooked: set[int]) -> None:
+        self.locked.update(user_ids)
+        self.hooked.update(hooked)
+
+
+def events_write(
+    *, game: Game, seq: int, drafts: Iterable[Draft], locks: Locks | None = None
+) -> list[Event]:
+    """Write events (in the caller's transaction) and queue their webhook deliveries.
+
+    ``locks``: the transaction's Locks, when it wrote events already (its recipients are
+    not locked twice)."""
     from clients.services.webhooks import webhooks_enqueue
 
     drafts = list(drafts)
@@ -89,7 +140,11 @@ def events_write(*, game: Game, seq: int, drafts: Iterable[Draft]) -> list[Event
         return []
     now = timezone.now()
     with transaction.atomic(savepoint=False):
-        hooked = _lock_recipients(sorted({draft.recipient_id for draft in drafts}))
+        recipients = sorted({draft.recipient_id for draft in drafts})
+        if locks is None:
+            hooked, _ = _lock_recipients(recipients)
+        else:
+            hooked = locks.take(recipients)
         events = Event.objects.bulk_create(
             [
                 Event(
@@ -109,17 +164,34 @@ def events_write(*, game: Game, seq: int, drafts: Iterable[Draft]) -> list[Event
 
 
 def events_for_moves(
-    *, game: Game, events: Iterable[dict[str, Any]], totals: list[int], move_seq: int
+    *,
+    game: Game,
+    events: Iterable[dict[str, Any]],
+    totals: list[int],
+    move_seq: int,
+    logged: Sequence[Move] | None = None,
+    locks: Locks | None = None,
 ) -> list[Event]:
     """A batch was logged (a turn, a resignation, a forfeit): `move` for every human player,
-    then `hand_over` / `match_over` if the batch ended the hand or the match."""
+    then `hand_over` / `match_over` if the batch ended the hand or the match.
+
+    ``logged``: the batch's Move rows as the caller just wrote them (seq order), so they are
+    not read back; ``locks``: the transaction's Locks (events_write), filled here."""
     from notifications.payloads import hand_over_payload, match_over_payload
 
     humans = _humans(game)
     if not humans:
         return []
     drafts: list[Draft] = []
-    moves = _batch_moves(game, move_seq)
+    if logged is None:
+        moves = _batch_moves(game, move_seq)
+    else:
+        # One statement locks the recipients and reads the last announced seq.
+        locks = locks if locks is not None else Locks()
+        recipients = sorted({seat.user_id for seat in humans})
+        hooked, announced = _lock_recipients(recipients, announced_in=game)
+        locks.add(recipients, hooked)
+        moves = _unannounced(game, logged, announced or 0, move_seq)
     if moves:
         drafts += [
             Draft(
@@ -154,7 +226,7 @@ def events_for_moves(
                 )
                 for seat in humans
             ]
-    return events_write(game=game, seq=move_seq, drafts=drafts)
+    return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
 
 
 def events_for_turn(
@@ -163,6 +235,7 @@ def events_for_turn(
     table: Table,
     move_seq: int,
     payloads: dict[int, dict[str, Any]] | None = None,
+    locks: Locks | None = None,
 ) -> list[Event]:
     """`your_turn` for the person who must act now (not a bot, not a seat a bot plays).
 
@@ -184,7 +257,7 @@ def events_for_turn(
         for seat in _humans(game)
         if seat.number == game.turn_seat and not seat.away
     ]
-    return events_write(game=game, seq=move_seq, drafts=drafts)
+    return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
 
 
 def events_for_timeout(

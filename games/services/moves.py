@@ -32,10 +32,27 @@ from games.services.common import (
 )
 from games.services.errors import ErrorKind, GameError
 from games.services.hands import deal_event, hand_deal, hand_finish
-from games.services.notify import notify_events, notify_turn
+from games.services.notify import notify_batch, notify_events
 
 # More actions than any turn can need: a longer batch is a mistake, not a long turn.
 MAX_BATCH = 50
+
+# The Game columns a batch (and the callers that lock the game before it) may change: its own
+# counters and turn, the clock (games.services.clock: clock_restart, clock_update) and the end
+# of a match (games.services.common.game_mark_over). game.save() writes only these.
+BATCH_FIELDS = [
+    "last_seq",
+    "version",
+    "turn_seat",
+    "turn_started_at",
+    "deadline",
+    "reminder_at",
+    "bot_turn",
+    "status",
+    "end_reason",
+    "winner_side",
+    "finished_at",
+]
 
 
 @dataclass
@@ -169,6 +186,26 @@ def moves_submit(
     actor: str = Actor.PLAYER,
 ) -> Game:
     """Apply ``actions`` for the caller's seat, all or nothing; returns the updated game."""
+    game, _ = moves_submit_with_table(
+        game_id=game_id,
+        user=user,
+        actions=actions,
+        expected_version=expected_version,
+        actor=actor,
+    )
+    return game
+
+
+def moves_submit_with_table(
+    *,
+    game_id: UUID | str,
+    user: Any,
+    actions: Sequence[Any],
+    expected_version: int,
+    actor: str = Actor.PLAYER,
+) -> tuple[Game, Table]:
+    """moves_submit, plus the new table (the snapshot's engine Table), so that a caller who
+    shows it does not parse the snapshot again."""
     _check_batch(actions)
     with transaction.atomic():
         game = game_lock(game_id=game_id)
@@ -180,8 +217,8 @@ def moves_submit(
             # the rest of this turn runs on the player's clock, not the bot's.
             seat_release_bot(seat=seat)
             clock_update(game=game)
-        commit_batch(game=game, seat=seat, actions=actions, actor=actor)
-        return game
+        table = commit_batch(game=game, seat=seat, actions=actions, actor=actor)
+        return game, table
 
 
 def moves_submit_for_seat(
@@ -250,15 +287,14 @@ def commit_batch(
     if actor == Actor.PLAYER and seat.timeouts_in_a_row:
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["timeouts_in_a_row"])
-    game.save()
-    notify_events(
+    game.save(update_fields=BATCH_FIELDS)
+    notify_batch(
         game=game,
-        events=[event for move in pending.moves for event in move.events],
+        moves=pending.moves,
         totals=list(state.totals),
-        move_seq=game.last_seq,
+        turn_table=pending.table if new_turn else None,
+        auto_drew=auto_drew,
     )
-    if new_turn:
-        notify_turn(game=game, table=pending.table, move_seq=game.last_seq, auto_drew=auto_drew)
     if game.bot_turn:
         schedule_bot_turn(game_id=game.pk, version=game.version)
     return pending.table

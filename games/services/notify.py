@@ -7,11 +7,11 @@ lost message left behind). Payloads are built from each recipient's player view 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.engine import Table
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 
 def _humans(game: Game) -> list[Seat]:
@@ -22,8 +22,45 @@ def _humans(game: Game) -> list[Seat]:
     ]
 
 
+def notify_batch(
+    *,
+    game: Game,
+    moves: Sequence[Move],
+    totals: list[int],
+    turn_table: Table | None,
+    auto_drew: list[str] | None = None,
+) -> None:
+    """What a logged batch causes (games.services.moves.commit_batch): notify_events, then
+    notify_turn when ``turn_table`` is given (the turn changed hands).
+
+    The batch's moves are handed over as written, not read back, and the recipients are
+    locked once for both (clients.services.events.Locks; this transaction only).
+    """
+    from clients.services.events import Locks
+
+    locks = Locks()
+    move_seq = game.last_seq
+    notify_events(
+        game=game,
+        events=[event for move in moves for event in move.events],
+        totals=totals,
+        move_seq=move_seq,
+        logged=moves,
+        locks=locks,
+    )
+    if turn_table is not None:
+        notify_turn(
+            game=game, table=turn_table, move_seq=move_seq, auto_drew=auto_drew, locks=locks
+        )
+
+
 def notify_turn(
-    *, game: Game, table: Table, move_seq: int, auto_drew: list[str] | None = None
+    *,
+    game: Game,
+    table: Table,
+    move_seq: int,
+    auto_drew: list[str] | None = None,
+    locks: Any = None,
 ) -> None:
     """your_turn for the player who must act now (not for bots or a seat a bot stands in for).
 
@@ -42,7 +79,7 @@ def notify_turn(
     # the reply token are computed once.
     payloads = {s.number: turn_payload(game=game, table=table, seat=s.number) for s in to_act}
     # The event feed and webhooks of third-party clients (clients/), in this transaction.
-    events_for_turn(game=game, table=table, move_seq=move_seq, payloads=payloads)
+    events_for_turn(game=game, table=table, move_seq=move_seq, payloads=payloads, locks=locks)
     for seat in to_act:
         payload = dict(payloads[seat.number])
         if auto_drew:
@@ -57,16 +94,28 @@ def notify_turn(
 
 
 def notify_events(
-    *, game: Game, events: Iterable[dict[str, Any]], totals: list[int], move_seq: int
+    *,
+    game: Game,
+    events: Iterable[dict[str, Any]],
+    totals: list[int],
+    move_seq: int,
+    logged: Sequence[Move] | None = None,
+    locks: Any = None,
 ) -> None:
-    """hand_over and match_over mails for every human player."""
+    """hand_over and match_over mails for every human player.
+
+    ``logged`` and ``locks``: see notify_batch (None: the batch is read back from the log).
+    """
     from clients.services.events import events_for_moves
     from notifications.models import OutboxKind
     from notifications.payloads import hand_over_payload, match_over_payload
     from notifications.services.outbox import outbox_enqueue
 
     # The batch's `move` event for every player, hand_over, match_over (clients/).
-    events_for_moves(game=game, events=events, totals=totals, move_seq=move_seq)
+    events = list(events)
+    events_for_moves(
+        game=game, events=events, totals=totals, move_seq=move_seq, logged=logged, locks=locks
+    )
     for event in events:
         if event.get("type") == "hand_result":
             for seat in _humans(game):
