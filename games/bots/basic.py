@@ -518,5 +518,7 @@ class BasicBot:
             raise ValueError("it is not this seat's turn")
         if memory is not None:
             memory.sync(view)
-        t = Sampler(view, memory).sample(rng)
+        # The policy reads only the seat's own hand and public facts (module docstring),
+        # so the table rebuilt from the view serves; no hidden cards need dealing.
+        t = Sampler(view, memory).base
         return self.policy.act(t, memory)

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.engine import Table, from_json, get_rules
+from games.engine import Table, find_going_out, from_json, get_rules
 
 from .memory import BotMemory
 from .views import hand_number, own_hand
@@ -29,6 +29,13 @@ from .views import hand_number, own_hand
 Card = str
 # Weight of a card for a seat's hidden hand (1.0 = no preference).
 Bias = Callable[[int, Card], float]
+# Deals tried for a view in phase "answer" before giving up (see `Sampler.sample`).
+ASK_TRIES = 200
+
+
+class NoConsistentDeal(ValueError):
+    """No deal of the hidden cards found that agrees with everything the view shows."""
+
 
 _TABLE_KEYS = (
     "variant",
@@ -126,7 +133,24 @@ class Sampler:
 
     def sample(self, rng: random.Random, bias: Bias | None = None, pairs: float = 0.0) -> Table:
         """A full table; ``pairs`` > 0 deals hidden hands that hold pairs more often
-        (people keep pairs to take the pile), ``bias`` weighs cards per seat."""
+        (people keep pairs to take the pile), ``bias`` weighs cards per seat.
+
+        In phase "answer" the view shows one more fact: the partner asked "may I
+        go out?", which the engine allows only when it can go out now (classic.md
+        §13). A deal that gives the asker a hand with no way out contradicts the
+        view, and a "yes" played on it would bind the asker to the impossible, so
+        such deals are dealt again (up to ``ASK_TRIES`` times, else
+        `NoConsistentDeal`).
+        """
+        if self.base.phase != "answer":
+            return self._deal(rng, bias, pairs)
+        for _ in range(ASK_TRIES):
+            t = self._deal(rng, bias, pairs)
+            if asker_can_go_out(t):
+                return t
+        raise NoConsistentDeal("no deal found in which the asking partner can go out")
+
+    def _deal(self, rng: random.Random, bias: Bias | None, pairs: float) -> Table:
         t = self.base.copy()
         ordinary = [c for c in self.pool if not self.rules.is_bonus_three(c)]
         bonus = [c for c in self.pool if self.rules.is_bonus_three(c)]
@@ -148,6 +172,15 @@ class Sampler:
         rng.shuffle(stock)
         t.stock = stock
         return t
+
+
+def asker_can_go_out(t: Table) -> bool:
+    """In phase "answer": could the player who asked go out now, as the ask implies?"""
+    if t.phase != "answer" or t.asked_by is None:
+        return True
+    probe = t.copy()
+    probe.turn, probe.phase, probe.asked_by = t.asked_by, "play", None
+    return find_going_out(probe) is not None
 
 
 def _rank(card: Card) -> str:

@@ -1,0 +1,30 @@
+"""The strong bot's choices of style per variant."""
+
+from __future__ import annotations
+
+import random
+
+from games.bots.strong import STRONG_STYLE, StrongBot, strong_style
+from games.engine import deal, is_legal, player_view
+
+from .helpers import QUICK_STRONG
+
+
+def test_it_plays_each_variant_in_its_own_style():
+    assert strong_style("classic") == STRONG_STYLE
+    assert strong_style("tiles").danger_weight < STRONG_STYLE.danger_weight
+    assert strong_style("party", 2) != strong_style("party", 4) == STRONG_STYLE
+    bot = StrongBot(QUICK_STRONG)
+    for variant in ("tiles", "classic", "tiles"):
+        t = deal(variant, 4, "5" * 64)
+        action = bot.choose(player_view(t, t.turn), None, random.Random(1))
+        assert is_legal(t, t.turn, action)
+        assert bot.policy.style == strong_style(variant, 4)
+
+
+def test_a_style_given_to_the_bot_holds_in_every_variant():
+    style = strong_style("tiles")
+    bot = StrongBot(QUICK_STRONG, style=style)
+    t = deal("classic", 4, "5" * 64)
+    bot.choose(player_view(t, t.turn), None, random.Random(1))
+    assert bot.policy.style == style
