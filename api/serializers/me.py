@@ -11,11 +11,19 @@ EMAIL_MODE_HELP = (
 )
 
 
+AUTO_DRAW_HELP = (
+    "Play by email: when drawing from the stock is your only way to start a turn, the service "
+    "draws for you before mailing the turn, so one reply plays it. null until you have played "
+    "by email (answered a turn email)."
+)
+
+
 class PreferencesSerializer(serializers.Serializer):
     email_mode = serializers.ChoiceField(choices=EmailMode.choices, help_text=EMAIL_MODE_HELP)
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, help_text="UTC hour after which the daily digest is sent."
     )
+    auto_draw = serializers.BooleanField(allow_null=True, help_text=AUTO_DRAW_HELP)
 
 
 class PreferencesPatchInSerializer(serializers.Serializer):
@@ -24,6 +32,9 @@ class PreferencesPatchInSerializer(serializers.Serializer):
     )
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, required=False, help_text="UTC hour, 0-23."
+    )
+    auto_draw = serializers.BooleanField(
+        required=False, help_text="The forced draw of play by email (only once you play by email)."
     )
 
 

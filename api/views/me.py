@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -27,6 +28,7 @@ from api.serializers.me import (
     PreferencesPatchInSerializer,
     PreferencesSerializer,
 )
+from mailplay.services.autodraw import auto_draw_of, auto_draw_update
 from notifications.models import Absence
 from notifications.selectors import absences_of
 from notifications.services.absences import absence_cancel, absence_days_used, absence_declare
@@ -35,7 +37,11 @@ from notifications.services.preferences import preference_of, preference_update
 
 def _preferences(user: Any) -> dict[str, Any]:
     preference = preference_of(user=user)
-    return {"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
+    return {
+        "email_mode": preference.email_mode,
+        "digest_hour": preference.digest_hour,
+        "auto_draw": auto_draw_of(user=user),
+    }
 
 
 def absence_entry(absence: Absence, now: datetime) -> dict[str, Any]:
@@ -72,7 +78,10 @@ class PreferencesView(APIView):
         request=PreferencesPatchInSerializer,
         responses={
             200: PreferencesSerializer,
-            400: error("Unknown email_mode or digest_hour outside 0-23 (invalid_request)."),
+            400: error(
+                "Unknown email_mode or digest_hour outside 0-23 (invalid_request); auto_draw "
+                "before playing by email (not_an_email_player)."
+            ),
             **BODY,
             **COMMON,
         },
@@ -80,7 +89,12 @@ class PreferencesView(APIView):
     def patch(self, request: Request) -> Response:
         serializer = PreferencesPatchInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        preference_update(user=request.user, **serializer.validated_data)
+        changes = dict(serializer.validated_data)
+        auto_draw = changes.pop("auto_draw", None)
+        with transaction.atomic():  # all the fields or none
+            if auto_draw is not None:
+                auto_draw_update(user=request.user, auto_draw=auto_draw)
+            preference_update(user=request.user, **changes)
         return Response(_preferences(request.user))
 
 

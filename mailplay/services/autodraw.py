@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
+from games.services.errors import ErrorKind, GameError
 from mailplay.models import MailPlayer
 
 
@@ -27,6 +28,25 @@ def wants_auto_draw(*, user_id: Any) -> bool:
 
 
 def mail_player_set(*, user: Any, auto_draw: bool) -> MailPlayer:
-    """Turn the forced draw on or off for a player (admin, tests)."""
+    """Make the user an email player with this setting (tests, the admin)."""
     player, _ = MailPlayer.objects.update_or_create(user=user, defaults={"auto_draw": auto_draw})
     return player
+
+
+def auto_draw_of(*, user: Any) -> bool | None:
+    """The player's forced-draw setting; None for someone who never played by email."""
+    return MailPlayer.objects.filter(user_id=user.pk).values_list("auto_draw", flat=True).first()
+
+
+def auto_draw_update(*, user: Any, auto_draw: bool) -> MailPlayer:
+    """The player's own switch (Settings page, PATCH /me/preferences/). Only for someone who
+    plays by email: the forced draw exists to make one reply a whole turn."""
+    updated = MailPlayer.objects.filter(user_id=user.pk).update(auto_draw=auto_draw)
+    if not updated:
+        raise GameError(
+            ErrorKind.INVALID,
+            "not_an_email_player",
+            "The forced draw is for players who play by email: answer a turn email first.",
+            {},
+        )
+    return MailPlayer.objects.get(user_id=user.pk)

@@ -244,11 +244,12 @@ def test_preferences_have_defaults_and_change_field_by_field(clients, users):
     assert clients["alice"].get(ME + "preferences/").json() == {
         "email_mode": "every_turn",
         "digest_hour": 7,
+        "auto_draw": None,  # alice has never played by email
     }
     response = clients["alice"].patch(ME + "preferences/", {"email_mode": "digest"}, format="json")
-    assert response.json() == {"email_mode": "digest", "digest_hour": 7}
+    assert response.json() == {"email_mode": "digest", "digest_hour": 7, "auto_draw": None}
     response = clients["alice"].patch(ME + "preferences/", {"digest_hour": 20}, format="json")
-    assert response.json() == {"email_mode": "digest", "digest_hour": 20}
+    assert response.json() == {"email_mode": "digest", "digest_hour": 20, "auto_draw": None}
     stored = NotificationPreference.objects.get(user=users["alice"])
     assert (stored.email_mode, stored.digest_hour) == ("digest", 20)
     assert clients["bob"].get(ME + "preferences/").json()["email_mode"] == "every_turn"
@@ -262,6 +263,25 @@ def test_bad_preferences_are_refused(clients, users, body, field):
     response = clients["alice"].patch(ME + "preferences/", body, format="json")
     assert field in error_of(response, 400)["details"]["fields"]
     assert not NotificationPreference.objects.exists()
+
+
+def test_an_email_player_turns_the_forced_draw_off_and_on(clients, users):
+    from mailplay.services.autodraw import mail_player_set, wants_auto_draw
+
+    # Not an email player yet: refused, and nothing else in the request is applied either.
+    refused = clients["bob"].patch(
+        ME + "preferences/", {"auto_draw": False, "digest_hour": 9}, format="json"
+    )
+    assert code_of(refused, 400) == "not_an_email_player"
+    assert not NotificationPreference.objects.filter(user=users["bob"]).exists()
+
+    mail_player_set(user=users["bob"], auto_draw=True)
+    assert clients["bob"].get(ME + "preferences/").json()["auto_draw"] is True
+    off = clients["bob"].patch(ME + "preferences/", {"auto_draw": False}, format="json")
+    assert off.json()["auto_draw"] is False
+    assert not wants_auto_draw(user_id=users["bob"].pk)
+    on = clients["bob"].patch(ME + "preferences/", {"auto_draw": True}, format="json")
+    assert on.json()["auto_draw"] is True and wants_auto_draw(user_id=users["bob"].pk)
 
 
 def test_preferences_need_a_signed_in_user(clients):

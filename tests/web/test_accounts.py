@@ -135,3 +135,21 @@ def test_forms_need_the_csrf_token(users: Any, browser_for: Any) -> None:
     )
     assert response.status_code == 302
     assert NotificationPreference.objects.get(user=users["alice"]).email_mode == "none"
+
+
+def test_an_email_player_switches_the_forced_draw_on_the_settings_page(
+    users: Any, browser_for: Any
+) -> None:
+    from mailplay.services.autodraw import auto_draw_of, mail_player_set
+
+    client = browser_for("alice")
+    assert b"this setting appears once you have" in client.get("/settings/").content
+    refused = client.post("/settings/", {"form": "auto_draw", "auto_draw": "on"})
+    assert refused.status_code == 400 and auto_draw_of(user=users["alice"]) is None
+
+    mail_player_set(user=users["alice"], auto_draw=True)
+    assert b'name="auto_draw" checked' in client.get("/settings/").content
+    assert client.post("/settings/", {"form": "auto_draw"}).status_code == 302  # unticked
+    assert auto_draw_of(user=users["alice"]) is False
+    client.post("/settings/", {"form": "auto_draw", "auto_draw": "on"})
+    assert auto_draw_of(user=users["alice"]) is True
