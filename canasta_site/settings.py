@@ -261,6 +261,11 @@ REST_FRAMEWORK = {
         "play": os.environ.get("THROTTLE_PLAY_RATE", "120/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Behind N trusted proxies (a load balancer: 1), the client address for the per-address
+    # limits is read from X-Forwarded-For, N hops from the right. 0 (the default) reads
+    # REMOTE_ADDR only: DRF's own default (None) would take X-Forwarded-For as the client
+    # sends it, so anyone could dodge a limit by making one up.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
 
 SPECTACULAR_SETTINGS = {

@@ -173,3 +173,28 @@ def test_sign_up_and_token_requests_are_throttled_per_address(db, monkeypatch):
     response = client.post("/api/v1/auth/token/", {"username": "x", "password": "y"}, format="json")
 
     assert code_of(response, 429) == "throttled"
+
+
+@pytest.mark.parametrize(("num_proxies", "separate"), [(0, False), (1, True)])
+def test_behind_a_proxy_the_address_limits_see_the_clients_address(
+    db, monkeypatch, settings, num_proxies, separate
+):
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {"user": "100/min", "anon": "100/min", "auth": "1/min"},
+    )
+    # 0, the default: a made-up X-Forwarded-For does not give a client a fresh limit.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": num_proxies}
+    client = client_for(None)
+    body = {"username": "x", "password": "y"}
+
+    first = client.post(
+        "/api/v1/auth/token/", body, format="json", HTTP_X_FORWARDED_FOR="198.51.100.1"
+    )
+    other = client.post(
+        "/api/v1/auth/token/", body, format="json", HTTP_X_FORWARDED_FOR="198.51.100.2"
+    )
+
+    assert first.status_code != 429
+    assert (other.status_code != 429) is separate
