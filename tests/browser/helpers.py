@@ -59,7 +59,10 @@ def wait_my_turn(page: Any, timeout: float = 20_000) -> None:
 
 
 def pick(page: Any, code: str, occurrence: int = 1) -> None:
-    page.locator(f"label[for='c-{code}-{occurrence}']").click()
+    """Select a card (clicking its label toggles it). A refresh caused by others gives the
+    selection back, so the card may be selected already: then clicking would unselect it."""
+    if not page.locator(f"#c-{code}-{occurrence}").is_checked():
+        page.locator(f"label[for='c-{code}-{occurrence}']").click()
 
 
 def play_draw_and_discard(page: Any, game_id: Any, seat: int) -> str:

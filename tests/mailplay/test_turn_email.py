@@ -20,7 +20,8 @@ def _take(table, rank, count):
     taken = []
     for place in (table["stock"], *table["hands"][1:]):
         for card in list(place):
-            if len(taken) < count and card[0] == rank:
+            # "JK"[0] is "J": a joker is no jack (it made the canasta mixed, now and then).
+            if len(taken) < count and card[0] == rank and card != "JK":
                 place.remove(card)
                 taken.append(card)
     return taken if len(taken) == count else None
