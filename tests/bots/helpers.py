@@ -1,4 +1,5 @@
-"""Shared helpers for bot tests: configurations and positions reached by random play."""
+"""Shared helpers for bot tests: positions reached by random play (the configurations are the
+engine tests')."""
 
 from __future__ import annotations
 
@@ -10,20 +11,8 @@ from games.bots.random_bot import RandomBot
 from games.bots.strong import Budget, StrongBot
 from games.engine import Table, apply, deal, event_for
 from games.engine.randomplay import random_action
-
-CONFIGS = [
-    ("classic", 4, {}),
-    ("classic", 4, {"ask_partner": True, "black_three": "stop"}),
-    ("classic", 2, {}),
-    ("family", 4, {}),
-    ("family", 2, {}),
-    ("party", 2, {}),
-    ("party", 3, {}),
-    ("party", 4, {}),
-    ("party", 6, {}),
-    ("tiles", 4, {}),
-]
-CONFIG_IDS = [f"{v}-{p}{'-opts' if o else ''}" for v, p, o in CONFIGS]
+from tests.engine.helpers import CONFIG_IDS as CONFIG_IDS
+from tests.engine.helpers import CONFIGS as CONFIGS
 
 # The strong bot with a small thinking budget, so property tests stay fast.
 QUICK_STRONG = Budget(samples=2, min_samples=2, work=120, horizon=30)

@@ -285,3 +285,27 @@ def serve(env: dict[str, str], log: Path) -> Iterator[Http]:
         # Gone before the test's tables are flushed.
         with contextlib.suppress(AssertionError):
             wait_until(lambda: not group_alive(process.pid), timeout=10, what="serve to stop")
+
+
+def with_redis_broker(env: dict[str, str], redis_url: str) -> dict[str, str]:
+    """``env`` with Redis at ``redis_url`` as the broker, emptied first (no message left over
+    from an earlier run)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+    return {**env, "REDIS_URL": redis_url}
+
+
+@contextlib.contextmanager
+def running(env: dict[str, str], tmp_path: Path) -> Iterator[Processes]:
+    """Processes for one test, all killed when it ends (use it from a fixture that depends on
+    transactional_db, so they are gone before the tables are flushed)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    started = Processes(env, logs)
+    try:
+        yield started
+    finally:
+        started.kill_all()

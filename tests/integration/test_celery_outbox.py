@@ -33,7 +33,9 @@ from tests.integration.processes import (
     free_port,
     group_alive,
     process_env,
+    running,
     wait_until,
+    with_redis_broker,
 )
 
 
@@ -76,23 +78,15 @@ def base_env(transactional_db: None, tmp_path: Path, mail_dir: Path) -> dict[str
 
 @pytest.fixture
 def redis_env(base_env: dict[str, str], redis_cache: Any) -> dict[str, str]:
-    """Redis db 15 as broker, emptied first (no message left over from an earlier run)."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    client.flushdb()
-    client.close()
-    return {**base_env, "REDIS_URL": settings.REDIS_URL}
+    """Redis db 15 as broker, emptied first."""
+    return with_redis_broker(base_env, settings.REDIS_URL)
 
 
 @pytest.fixture
 def processes(base_env: dict[str, str], tmp_path: Path) -> Iterator[Processes]:
     # Depends on transactional_db (through base_env): killed before the tables are flushed.
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    started = Processes(base_env, logs)
-    try:
+    with running(base_env, tmp_path) as started:
         yield started
-    finally:
-        started.kill_all()
 
 
 @pytest.fixture

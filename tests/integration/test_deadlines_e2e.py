@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
@@ -23,7 +22,15 @@ from games.services import lobby
 from games.services.moves import moves_submit
 from notifications.emails import render
 from notifications.models import OPEN_STATUSES, Outbox, OutboxStatus
-from tests.integration.processes import Mailbox, Processes, process_env, serve, wait_until
+from tests.integration.processes import (
+    Mailbox,
+    Processes,
+    process_env,
+    running,
+    serve,
+    wait_until,
+    with_redis_broker,
+)
 
 NAMES = ("ann", "ben", "cat", "dan")
 PASSWORD = "a-long-enough-password-42"
@@ -50,23 +57,15 @@ def embedded_env(transactional_db: None, tmp_path: Path, mail_dir: Path) -> dict
 
 @pytest.fixture
 def redis_env(embedded_env: dict[str, str], redis_cache: Any) -> dict[str, str]:
-    """Redis db 15 as broker, emptied first (no message left over from an earlier run)."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    client.flushdb()
-    client.close()
-    return {**embedded_env, "REDIS_URL": settings.REDIS_URL}
+    """Redis db 15 as broker, emptied first."""
+    return with_redis_broker(embedded_env, settings.REDIS_URL)
 
 
 @pytest.fixture
 def processes(redis_env: dict[str, str], tmp_path: Path) -> Iterator[Processes]:
     # After transactional_db (through the env): killed before the tables are flushed.
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    started = Processes(redis_env, logs)
-    try:
+    with running(redis_env, tmp_path) as started:
         yield started
-    finally:
-        started.kill_all()
 
 
 @pytest.fixture
