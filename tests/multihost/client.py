@@ -150,7 +150,7 @@ def _move(
     except HostFailed:
         # The same request again, on another host: the key makes it safe.
         answer = balancer.call("POST", path, token, body, key)
-        if answer.status == 409 and (answer.body or {}).get("code") == "request_in_progress":
+        if answer.status == 409 and _error_code(answer.body) == "request_in_progress":
             # The dead host claimed the key and never finished: the move may or may not
             # have been applied. The next read of the game says which.
             table.attempts.append((seat, action, "unknown"))
@@ -161,6 +161,11 @@ def _move(
         table.problems.append(f"{answer.host} POST {path}: {answer.status} {answer.body}")
         return
     table.attempts.append((seat, action, "accepted"))
+
+
+def _error_code(body: Any) -> str | None:
+    error = body.get("error") if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def table_play(balancer: Balancer, table: Table, until: float, seed: int) -> None:

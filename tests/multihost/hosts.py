@@ -89,6 +89,9 @@ def _namespace_kill(namespace: str) -> None:
 
 def _namespace_delete(namespace: str) -> None:
     _namespace_kill(namespace)
+    # The root end of its veth pair, explicitly: a deleted namespace can linger unnamed in
+    # the kernel for a while, and its veth with it (seen on Linux 6.18).
+    ip_run("link", "del", namespace, check=False)
     ip_run("netns", "del", namespace, check=False)
 
 
@@ -99,7 +102,10 @@ def stale_remove() -> None:
         name = line.split(" ")[0]
         if name.startswith(PREFIX):
             _namespace_delete(name)
-    ip_run("link", "del", BRIDGE, check=False)
+    for line in ip_run("-o", "link", "show", check=False).stdout.splitlines():
+        name = line.split(":")[1].strip().split("@")[0]
+        if name.startswith(PREFIX):
+            ip_run("link", "del", name, check=False)
 
 
 class Host:
@@ -175,7 +181,8 @@ class Lan:
     def host(self, name: str) -> Host:
         address = f"{NETWORK}.{11 + len(self.hosts)}"
         host = Host(name, address, self.root / name)
-        host.disk.mkdir(parents=True)
+        # A checkout's writable var/ (README "Deployment"): the beat schedule and the like.
+        (host.disk / "var").mkdir(parents=True)
         self.hosts[name] = host
         namespace = host.namespace
         ip_run("netns", "add", namespace)

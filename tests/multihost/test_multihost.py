@@ -24,6 +24,7 @@ import time
 import urllib.parse
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -326,3 +327,18 @@ def test_web_and_worker_hosts_die_mid_run_and_nothing_is_lost_or_doubled(
     out = io.StringIO()
     call_command("verify_games", *game_ids, stdout=out)
     assert f"{GAMES} games checked, 0 differ" in out.getvalue(), out.getvalue()
+    print(_summary(lan, balancer, tables, in_flight, sent))  # shown with -rP or -s
+
+
+def _summary(
+    lan: Lan, balancer: Balancer, tables: list[Table], in_flight: int, sent: Counter[Any]
+) -> str:
+    outcomes = Counter(o for t in tables for *_, o in t.attempts)
+    bot_moves = Move.objects.filter(game_id__in=[t.id for t in tables], actor=Actor.BOT).count()
+    tasks = {name: _tasks_done(lan.hosts[name]) for name in ("work1", "work2")}
+    return (
+        f"requests served {dict(balancer.served)}; in flight on web1 when it died: "
+        f"{in_flight}, failed: {len(balancer.failures)}; human moves {dict(outcomes)}, "
+        f"answered on retry from the key's record: {sum(t.replayed for t in tables)}; "
+        f"bot moves {bot_moves}; worker tasks {tasks}; emails {sum(sent.values())}"
+    )
