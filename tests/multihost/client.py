@@ -163,6 +163,18 @@ def _move(
     table.attempts.append((seat, action, "accepted"))
 
 
+def table_watch(balancer: Balancer, table: Table, until: float) -> None:
+    """A player following the game: polls its move log (from the start: the heavier read)
+    and their list of games, as a client between turns does."""
+    token = next(iter(table.humans.values()))
+    while time.monotonic() < until and not table.problems:
+        for path in (f"/games/{table.id}/moves/?after=0&limit=200", "/games/"):
+            answer = _read(balancer, path, token)
+            if answer.status != 200:
+                table.problems.append(f"{answer.host} GET {path}: {answer.status} {answer.body}")
+                return
+
+
 def _error_code(body: Any) -> str | None:
     error = body.get("error") if isinstance(body, dict) else None
     return error.get("code") if isinstance(error, dict) else None

@@ -38,7 +38,7 @@ from games.models import Actor, Game, Move
 from notifications.emails import render
 from notifications.models import OPEN_STATUSES, Outbox, OutboxStatus
 from tests.integration.processes import Mailbox, wait_until
-from tests.multihost.client import Balancer, HostFailed, Table, table_play
+from tests.multihost.client import Balancer, HostFailed, Table, table_play, table_watch
 from tests.multihost.hosts import SERVICES_ADDRESS, VENV_BIN, Host, Lan
 
 pytestmark = pytest.mark.multihost
@@ -199,7 +199,10 @@ def _table_create(balancer: Balancer, first: tuple[str, str], second: tuple[str,
 
 def _played(balancer: Balancer, table: Table, until: float, seed: int) -> None:
     try:
-        table_play(balancer, table, until, seed)
+        if seed < 0:
+            table_watch(balancer, table, until)
+        else:
+            table_play(balancer, table, until, seed)
     except Exception as error:  # any: reported by the test, with its game
         table.problems.append(f"player thread: {error!r}")
 
@@ -277,9 +280,11 @@ def test_web_and_worker_hosts_die_mid_run_and_nothing_is_lost_or_doubled(
     game_ids = [t.id for t in tables]
 
     start = time.monotonic()
+    # A player thread per game, and a watcher on every other game (seed -1): the load.
     threads = [
-        threading.Thread(target=_played, args=(balancer, t, start + PLAY_SECONDS, n))
+        threading.Thread(target=_played, args=(balancer, t, start + PLAY_SECONDS, seed))
         for n, t in enumerate(tables)
+        for seed in ((n, -1) if n % 2 else (n,))
     ]
     for thread in threads:
         thread.start()
