@@ -23,6 +23,8 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -197,14 +199,46 @@ def _table_create(balancer: Balancer, first: tuple[str, str], second: tuple[str,
     return Table(id=game_id, humans=humans)
 
 
-def _played(balancer: Balancer, table: Table, until: float, seed: int) -> None:
+def _guarded(table: Table, play: Callable[..., None], *args: Any) -> None:
+    """Run a player or watcher thread; whatever it raises is reported with its game."""
     try:
-        if seed < 0:
-            table_watch(balancer, table, until)
-        else:
-            table_play(balancer, table, until, seed)
+        play(*args)
     except Exception as error:  # any: reported by the test, with its game
-        table.problems.append(f"player thread: {error!r}")
+        table.problems.append(f"{play.__name__}: {error!r}")
+
+
+@dataclass
+class Deaths:
+    """What the run looked like when web1 and work1 died."""
+
+    served: dict[str, int]  # requests each web host had answered
+    in_flight: int  # requests on web1 when the balancer took it out
+    tasks: int  # tasks work1 had finished
+
+
+def _play_with_deaths(lan: Lan, balancer: Balancer, tables: list[Table]) -> Deaths:
+    """A player thread per game and a watcher on every other game (the load) for
+    PLAY_SECONDS; web1 and work1 die KILL_AFTER seconds in."""
+    until = time.monotonic() + PLAY_SECONDS
+    threads = [
+        threading.Thread(target=_guarded, args=(t, table_play, balancer, t, until, n))
+        for n, t in enumerate(tables)
+    ] + [
+        threading.Thread(target=_guarded, args=(t, table_watch, balancer, t, until))
+        for t in tables[1::2]
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(max(0.0, until - PLAY_SECONDS + KILL_AFTER - time.monotonic()))
+    served = dict(balancer.served)
+    in_flight = balancer.take_out("web1")
+    lan.hosts["web1"].kill()
+    lan.hosts["work1"].kill()
+    deaths = Deaths(served=served, in_flight=in_flight, tasks=_tasks_done(lan.hosts["work1"]))
+    for thread in threads:
+        thread.join(timeout=PLAY_SECONDS + 60)
+    assert not any(t.is_alive() for t in threads), _report(lan, balancer, tables)
+    return deaths
 
 
 def _tasks_done(host: Host) -> int:
@@ -279,42 +313,27 @@ def test_web_and_worker_hosts_die_mid_run_and_nothing_is_lost_or_doubled(
     tables = [_table_create(balancer, people[2 * n], people[2 * n + 1]) for n in range(GAMES)]
     game_ids = [t.id for t in tables]
 
-    start = time.monotonic()
-    # A player thread per game, and a watcher on every other game (seed -1): the load.
-    threads = [
-        threading.Thread(target=_played, args=(balancer, t, start + PLAY_SECONDS, seed))
-        for n, t in enumerate(tables)
-        for seed in ((n, -1) if n % 2 else (n,))
-    ]
-    for thread in threads:
-        thread.start()
-    time.sleep(max(0.0, start + KILL_AFTER - time.monotonic()))
-    served_before = dict(balancer.served)
-    in_flight = balancer.take_out("web1")
-    lan.hosts["web1"].kill()
-    lan.hosts["work1"].kill()
-    tasks_before = _tasks_done(lan.hosts["work1"])
-    for thread in threads:
-        thread.join(timeout=PLAY_SECONDS + 60)
-    report = _report(lan, balancer, tables)
-    assert not any(thread.is_alive() for thread in threads), report
+    deaths = _play_with_deaths(lan, balancer, tables)
     for name in ("web2", "work2", "beat"):
         lan.hosts[name].check_running()
 
     seen: list[tuple[int, int]] = []
-    wait_until(lambda: _quiet(game_ids, seen), timeout=SETTLE_TIMEOUT, what="bots and mail")
+    try:
+        wait_until(lambda: _quiet(game_ids, seen), timeout=SETTLE_TIMEOUT, what="bots and mail")
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{_report(lan, balancer, tables)}") from None
     report = _report(lan, balancer, tables)
 
     # Both web hosts and both worker hosts did work, the survivors after the deaths too.
-    assert served_before.get("web1", 0) > 0 and served_before.get("web2", 0) > 0, report
-    assert balancer.served["web2"] > served_before["web2"], report
-    assert tasks_before > 0, report
+    assert deaths.served.get("web1", 0) > 0 and deaths.served.get("web2", 0) > 0, report
+    assert balancer.served["web2"] > deaths.served["web2"], report
+    assert deaths.tasks > 0, report
     assert _tasks_done(lan.hosts["work2"]) > 0, report
 
     # No error beyond the dead host's requests in flight.
     assert all(t.problems == [] for t in tables), report
     assert all(f.host == "web1" for f in balancer.failures), report
-    assert len(balancer.failures) <= in_flight, report
+    assert len(balancer.failures) <= deaths.in_flight, report
 
     # No lost or duplicated move; the bots played (on the worker hosts).
     for table in tables:
@@ -332,7 +351,7 @@ def test_web_and_worker_hosts_die_mid_run_and_nothing_is_lost_or_doubled(
     out = io.StringIO()
     call_command("verify_games", *game_ids, stdout=out)
     assert f"{GAMES} games checked, 0 differ" in out.getvalue(), out.getvalue()
-    print(_summary(lan, balancer, tables, in_flight, sent))  # shown with -rP or -s
+    print(_summary(lan, balancer, tables, deaths.in_flight, sent))  # shown with -rP or -s
 
 
 def _summary(
