@@ -15,20 +15,24 @@ The layout (docs/multi-host.md, "How the test builds it"):
 
 Killing a host kills every process in its namespace (SIGKILL, nothing is told) and deletes the
 namespace, so its address stops answering. Everything is torn down at the end, and whatever a
-crashed earlier run left (namespaces, the bridge) is removed before a new one starts.
+crashed earlier run left (namespaces, the bridge) is removed before a new one starts. The
+names and addresses are fixed, so runs on one machine take turns (a lock file).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 from tests.integration.processes import ROOT, wait_until
 
@@ -38,6 +42,8 @@ NETWORK = "10.231.0"
 SERVICES_ADDRESS = f"{NETWORK}.1"
 PREFIX_LENGTH = 24
 VENV_BIN = Path(sys.executable).parent
+_LOCK_DIR = Path("/run/lock") if Path("/run/lock").is_dir() else Path(tempfile.gettempdir())
+LOCK_FILE = _LOCK_DIR / "canasta-multihost.lock"
 
 
 def ip_run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -118,7 +124,6 @@ class Host:
         self.disk = disk
         self.processes: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []
-        self.alive = True
 
     def start(self, kind: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
         """Run the Procfile's ``kind`` line on this host, as `sh -c` runs it for a Procfile
@@ -157,7 +162,6 @@ class Host:
 
     def kill(self) -> None:
         """The host dies: every process is killed at once, then its network is gone."""
-        self.alive = False
         _namespace_delete(self.namespace)
         for process in self.processes:
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -171,8 +175,13 @@ class Lan:
         self.root = root
         self.hosts: dict[str, Host] = {}
         self.forwarders: list[subprocess.Popen[bytes]] = []
+        self._lock: IO[bytes] | None = None
 
     def up(self) -> None:
+        # One run at a time on a machine (the names and addresses are fixed): a second run
+        # waits here for the first to finish, instead of removing its hosts as stale.
+        self._lock = LOCK_FILE.open("ab")
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
         stale_remove()
         ip_run("link", "add", BRIDGE, "type", "bridge")
         ip_run("addr", "add", f"{SERVICES_ADDRESS}/{PREFIX_LENGTH}", "dev", BRIDGE)
@@ -230,6 +239,8 @@ class Lan:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 forwarder.wait(timeout=10)
         ip_run("link", "del", BRIDGE, check=False)
+        if self._lock is not None:
+            self._lock.close()  # releases the flock
 
 
 def _connects(address: str, port: int) -> bool:
