@@ -68,7 +68,7 @@ from typing import Any
 from games.engine.actions import MAX_CARDS_IN_ACTION
 from games.engine.cards import ALL_CODES, JOKER, sort_key
 from games.engine.errors import EngineError
-from games.engine.melds import meld_key
+from games.engine.melds import MELD_KEYS, meld_key
 from games.engine.rules import RuleSet
 from games.engine.variants import VARIANTS
 
@@ -663,7 +663,8 @@ def _context(view: Any) -> _Context:
     if isinstance(melds, list) and melds and isinstance(seat, int) and not isinstance(seat, bool):
         side = melds[seat % len(melds)]
         if isinstance(side, Mapping):
-            keys = {k for k in side if isinstance(k, str)}
+            # Only real meld keys: a malformed view must not put a key like '' into a command.
+            keys = {k for k in side if isinstance(k, str) and len(k) == 1 and k in MELD_KEYS}
     pile = view.get("discard")
     top = pile[-1] if isinstance(pile, list) and pile and _is_code(pile[-1]) else None
     return _Context(

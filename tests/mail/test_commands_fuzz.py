@@ -132,3 +132,9 @@ def test_long_lines(length: int, char: str) -> None:
 )
 def test_malformed_views(view: dict[str, Any], text: str) -> None:
     _check(text, view)
+
+
+@pytest.mark.parametrize("key", ["", " ", "k", "KK", "10", "X"])
+def test_a_view_with_a_malformed_meld_key_gives_no_malformed_action(key: str) -> None:
+    # Found by test_malformed_views: a side's meld key '' became `add 2c to ''`.
+    _check("add 2c", {"melds": [{key: []}], "seat": 0})
