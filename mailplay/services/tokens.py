@@ -72,7 +72,8 @@ def game_hand(game: Any) -> int | None:
         table = game.state.table
     except ObjectDoesNotExist:
         return None
-    hand = table.get("hand", 1) if isinstance(table, dict) else None
+    # Table JSON (table-json.md) leaves hand_number out for hand 1.
+    hand = table.get("hand_number", 1) if isinstance(table, dict) else None
     return hand if isinstance(hand, int) else None
 
 
