@@ -95,7 +95,13 @@ def reply_token_issue(*, game: Any, user: Any, seat_number: int) -> ReplyToken:
 
 
 def reply_address_for_seat(*, game: Any, seat: int | None) -> str | None:
-    """The Reply-To for the human player in ``seat`` of ``game`` (its prefetched seats)."""
+    """A new Reply-To for the human player in ``seat`` of ``game`` (its prefetched seats).
+
+    Call it when the email's table is built, in the transaction of the move that caused it,
+    with the game as that move left it: the address is bound to that moment, and a reply
+    plays only while the turn it shows lasts (building it later, at delivery, would bind it
+    to a turn the email does not show).
+    """
     if seat is None:
         return None
     for row in game.seats.all():
