@@ -5,12 +5,34 @@ from mailplay.models import InboundMessage, MailPlayer, ReplyToken
 
 @admin.register(ReplyToken)
 class ReplyTokenAdmin(admin.ModelAdmin):
-    # The token is a credential: shown nowhere, not even to operators.
-    list_display = ["id", "game", "user", "seat_number", "created_at", "revoked_at", "last_used_at"]
+    # The token is a credential: shown nowhere, not even to operators. What it is bound to
+    # (hand, last move, turn) is read-only: an operator may revoke an address, never move it
+    # to another turn.
+    list_display = [
+        "id",
+        "game",
+        "user",
+        "seat_number",
+        "hand",
+        "issued_seq",
+        "on_turn",
+        "created_at",
+        "revoked_at",
+        "last_used_at",
+    ]
     list_filter = ["revoked_at"]
     raw_id_fields = ["game", "user"]
     exclude = ["token"]
-    readonly_fields = ["game", "user", "seat_number", "created_at", "last_used_at"]
+    readonly_fields = [
+        "game",
+        "user",
+        "seat_number",
+        "hand",
+        "issued_seq",
+        "on_turn",
+        "created_at",
+        "last_used_at",
+    ]
 
     def has_add_permission(self, request: object) -> bool:
         return False

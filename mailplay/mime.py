@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
-from email import policy
+from email import errors, policy
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
@@ -68,14 +68,37 @@ def message_key_of_bytes(raw: bytes) -> str:
 
 
 def sender(message: Message) -> str | None:
-    """The one From address (lowercased), or None when there is none or several."""
-    values = headers(message, "From")
+    """The one From address (lowercased), or None when there is none or it is not clear.
+
+    Strict, with the standard library's header registry (``policy.default``): None when the
+    mail has no From or several, when the From names a group or more than one address, or
+    when parsing it found a defect, i.e. text the parser had to skip or guess at
+    (``victim@example.com)<attacker@evil.com>`` reads as the victim to a lenient parser and
+    as the attacker to others). Obsolete but unambiguous syntax, such as a period in a
+    name (``John Q. Public <john@example.com>``, common in real mail), is accepted.
+    """
+    try:
+        values = message.get_all("From") or []
+    except Exception:  # policy.default raises on some malformed headers when read
+        return None
     if len(values) != 1:
         return None
-    pairs = [p for p in getaddresses(values) if p[1]]
-    if len(pairs) != 1 or "@" not in pairs[0][1]:
+    value = values[0]
+    addresses = getattr(value, "addresses", None)
+    if addresses is None or len(addresses) != 1:
         return None
-    return pairs[0][1].strip().lower()
+    defects = [d for d in value.defects if not isinstance(d, errors.ObsoleteHeaderDefect)]
+    if defects or any(group.display_name is not None for group in value.groups):
+        return None
+    address = addresses[0]
+    if not address.username or not address.domain:
+        return None
+    return str(address.addr_spec).strip().lower()
+
+
+def from_text(message: Message) -> str:
+    """The From header as written (for the record of a mail whose From is refused)."""
+    return " ".join(headers(message, "From"))
 
 
 def recipients(message: Message, envelope_recipient: str | None = None) -> Iterator[str]:

@@ -1,19 +1,28 @@
 """Reply addresses, the inbound mail log, and who plays by email.
 
 A `ReplyToken` is a credential: the token inside a player's reply address lets mail sent to it
-act for that player in that game. It appears only in that player's own mail (the Reply-To of
-their turn emails and answers); `__str__` and the admin show its id, never its value.
+act for that player in that game, at the moment of the game its email was written for. It
+appears only in that player's own mail (the Reply-To of their turn emails and answers);
+`__str__` and the admin show its id, never its value.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 
 
 class ReplyToken(models.Model):
+    """One reply address, made for one email (docs/play-by-email-replies.md).
+
+    `hand`, `issued_seq` and `on_turn` say which moment of the game the email showed: the hand,
+    the game's last move, and whether it was the player's turn. A reply plays only while that
+    is still the same turn (mailplay.services.turns); a reply to an earlier turn's email is
+    refused with the table as it is now. Rows written before turns were recorded have them
+    empty and count as an earlier turn.
+    """
+
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reply_tokens")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reply_tokens"
@@ -24,17 +33,14 @@ class ReplyToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    issued_seq = models.PositiveIntegerField(null=True, blank=True)
+    on_turn = models.BooleanField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "id"]
-        constraints = [
-            # One live address per player and game: every turn email carries the same one.
-            models.UniqueConstraint(
-                fields=["game", "user"],
-                condition=Q(revoked_at__isnull=True),
-                name="reply_token_one_active",
-            )
-        ]
+        # Revoking a player's addresses in a game updates their live ones.
+        indexes = [models.Index(fields=["game", "user"], name="reply_token_game_user")]
 
     def __str__(self) -> str:
         state = "revoked" if self.revoked_at else "active"
@@ -52,11 +58,16 @@ class InboundStatus(models.TextChoices):
 
 
 class InboundMessage(models.Model):
-    """One received email, once: `message_key` makes a second delivery of it a no-op."""
+    """One received email. A second delivery of a mail that passed the token and sender checks
+    is a no-op (`dedupe_key`); mail that did not pass them is recorded each time it comes."""
 
     # sha256 of the Message-ID (of the raw bytes when the mail has none): fixed length, so a
-    # long or odd Message-ID cannot break the unique index.
-    message_key = models.CharField(max_length=64, unique=True)
+    # long or odd Message-ID cannot break an index.
+    message_key = models.CharField(max_length=64, db_index=True)
+    # sha256 of the player, the game and `message_key`, set only once the mail's token and
+    # sender are checked: a stranger who sends a Message-ID first cannot make the player's own
+    # mail with it a duplicate. NULL (no key) for mail that did not get that far.
+    dedupe_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     message_id = models.CharField(max_length=255, blank=True, default="")
     from_address = models.CharField(max_length=254, blank=True, default="")
     token = models.ForeignKey(

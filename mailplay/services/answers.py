@@ -3,8 +3,9 @@ From address of the mail: answers go to the account's own address).
 
 The payload is the usual one (game, seat, names) plus `subject`, `paragraphs`, and when the
 game has a table the player's view (with their legal actions and deadline while it is their
-turn), `reply_to` (their reply address, so they can answer the answer) and `in_reply_to`
-(threading). notifications/emails.py renders it; the table carries the command help.
+turn), `reply_to` (a new reply address of their own, bound to the game as it is after the
+email was processed, so they can answer the answer) and `in_reply_to` (threading).
+notifications/emails.py renders it; the table carries the command help.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
+
 from games import engine
 from games.models import Game, GameState
 from mailplay.models import ReplyToken
-from mailplay.services.tokens import reply_address
+from mailplay.services.tokens import reply_address, reply_token_issue
 from notifications.models import OutboxKind
 from notifications.payloads import game_data, seat_names
 from notifications.services.outbox import outbox_enqueue
@@ -47,6 +50,13 @@ def _game_line(game: Game) -> str:
     return f"{game.variant} game {str(game.pk)[:8]}"
 
 
+def _state_of(game: Game) -> GameState | None:
+    try:
+        return game.state
+    except ObjectDoesNotExist:
+        return None
+
+
 def answer_enqueue(
     *,
     answer: Answer,
@@ -57,7 +67,9 @@ def answer_enqueue(
     with_table: bool = True,
 ) -> None:
     """Write the reply row (in the caller's transaction); delivered like any notification."""
-    game = game or Game.objects.prefetch_related("seats__user").get(pk=token.game_id)
+    game = game or (
+        Game.objects.select_related("state").prefetch_related("seats__user").get(pk=token.game_id)
+    )
     seat = token.seat_number
     payload: dict[str, Any] = {
         "game": game_data(game),
@@ -66,16 +78,16 @@ def answer_enqueue(
         "subject": f"{answer.subject} ({_game_line(game)})",
         "paragraphs": list(answer.paragraphs),
     }
-    state = GameState.objects.filter(game=game).first() if with_table else None
+    state = _state_of(game) if with_table else None
     if state is not None:
         table = engine.from_json(state.table)
         payload["view"] = engine.player_view(table, seat)
         if game.status == "active" and table.turn == seat and not table.over:
             payload["legal"] = engine.legal_actions(table, seat).to_json()
             payload["deadline"] = game.deadline.isoformat() if game.deadline else None
-    live = token if token.revoked_at is None else None
-    if live is not None:
-        payload["reply_to"] = reply_address(live.token)
+    if token.revoked_at is None:  # a revoked address gets no new one: the next turn email has it
+        fresh = reply_token_issue(game=game, user=token.user, seat_number=seat)
+        payload["reply_to"] = reply_address(fresh.token)
     if in_reply_to:
         payload["in_reply_to"] = in_reply_to
     outbox_enqueue(

@@ -1,15 +1,19 @@
 """One received email, from raw bytes to an applied move and an answer (README.md, "Play by
 email").
 
-The checks, in order: the size; the Message-ID (a mail seen before does nothing); mail sent by
-machines (auto-replies, bounces, delivery reports) is ignored; the reply address must hold a
-known token; the From address must be the player's (CANASTA_MAIL_REQUIRE_FROM_MATCH); the
-token must not be revoked; the text must be readable. Only then are the player's own words
-(quotes and signature stripped) read as commands.
+The checks, in order: mail sent by machines (auto-replies, bounces, delivery reports) is
+ignored; the reply address must hold a known token; the From must be one clear address
+(strict parsing, mailplay.mime.sender) and the player's (CANASTA_MAIL_REQUIRE_FROM_MATCH);
+then the Message-ID, per player and game (a mail of theirs seen before does nothing; a
+stranger's mail cannot spend a Message-ID in advance); the token must not be revoked; the size;
+the text must be readable; the reply must answer the player's current turn
+(mailplay.services.turns: checked under the game's lock, so no move lands in between). Only
+then are the player's own words (quotes and signature stripped) read as commands.
 
-Who gets an answer: only a mail whose token is known and whose sender passed the From check,
+Who gets an answer: only a mail whose token is known and whose sender passed the From checks,
 and the answer goes to the player's account address, never to the mail's From. Mail from
-strangers and machines is recorded and never answered (no backscatter, no mail loops).
+strangers and machines, and mail whose From is unclear, is recorded and never answered (no
+backscatter, no mail loops, and no way to make us mail a player at will).
 
 Every outcome is an `InboundMessage` row; the move, the row and the answer are written in one
 transaction. Nothing raises: an unexpected error is logged (tokens redacted), recorded as
@@ -18,6 +22,7 @@ refused, and the player is told nothing was applied.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import traceback
 from dataclasses import dataclass
@@ -27,11 +32,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.mail.body import extract_reply_text
+from games.models import Game
+from games.services.common import game_lock
 from mailplay import mime
 from mailplay.models import InboundMessage, InboundStatus, MailPlayer, ReplyToken
 from mailplay.services.answers import NOTHING_APPLIED, Answer, answer_enqueue
 from mailplay.services.play import run_commands
 from mailplay.services.tokens import redact, token_in_address
+from mailplay.services.turns import earlier_turn_answer, reply_is_current
 
 logger = logging.getLogger(__name__)
 
@@ -63,14 +71,18 @@ class _Mail:
     key: str = ""
     message_id: str = ""
     sender: str | None = None
+    from_text: str = ""  # the From as written, recorded when it is no clear address
     token: ReplyToken | None = None
+    # Set once the token and the sender passed their checks (dedupe_key).
+    dedupe_key: str | None = None
 
     def fields(self) -> dict[str, object]:
         token = self.token
         return {
             "message_key": self.key,
+            "dedupe_key": self.dedupe_key,
             "message_id": self.message_id[:255],
-            "from_address": (self.sender or "")[:254],
+            "from_address": (self.sender or self.from_text)[:254],
             "token": token,
             "user_id": token.user_id if token else None,
             "game_id": token.game_id if token else None,
@@ -109,8 +121,6 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
         mail.key = mime.message_key_of_bytes(mail.raw)
         return _record(mail, InboundStatus.REFUSED, "malformed")
     mail.key, mail.message_id = mime.message_key(message, mail.raw)
-    if InboundMessage.objects.filter(message_key=mail.key).exists():
-        return Result(DUPLICATE, "this Message-ID was processed before")
     mail.sender = mime.sender(message)
     automatic = mime.automatic_reason(message, envelope_sender)
     if automatic:
@@ -123,9 +133,18 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
     )
     if mail.token is None:
         return _record(mail, InboundStatus.REFUSED, "unknown_token")
+    if mail.sender is None:
+        # No answer: who sent it is unclear, and answering the account would let anyone who
+        # learnt an address make us mail the player at will.
+        mail.from_text = mime.from_text(message)
+        return _record(mail, InboundStatus.REFUSED, "from_invalid")
     if not _sender_matches(mail):
         return _record(mail, InboundStatus.REFUSED, "from_mismatch")
-    # From here on the sender may be answered (at the account's own address).
+    # From here on the sender may be answered (at the account's own address), and a second
+    # delivery of this mail does nothing.
+    mail.dedupe_key = dedupe_key(mail.token, mail.key)
+    if InboundMessage.objects.filter(dedupe_key=mail.dedupe_key).exists():
+        return Result(DUPLICATE, "this Message-ID was processed before")
     if mail.token.revoked_at is not None:
         return _refuse(
             mail,
@@ -150,12 +169,18 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
     return _play(mail, extract_reply_text(text))
 
 
+def dedupe_key(token: ReplyToken, message_key: str) -> str:
+    """Per player and game: the same mail reaching two of their reply addresses is played once,
+    and nobody else's mail can take its key. (mailplay/migrations/0002 copies this formula.)"""
+    return hashlib.sha256(f"{token.game_id}:{token.user_id}:{message_key}".encode()).hexdigest()
+
+
 def _sender_matches(mail: _Mail) -> bool:
     if not settings.CANASTA_MAIL_REQUIRE_FROM_MATCH:
         return True
     assert mail.token is not None
     expected = (mail.token.user.email or "").strip().lower()
-    return bool(expected) and mail.sender == expected
+    return bool(expected) and mail.sender is not None and mail.sender == expected
 
 
 def _record(
@@ -174,7 +199,7 @@ def _record(
                     with_table=with_table,
                 )
     except IntegrityError:
-        if InboundMessage.objects.filter(message_key=mail.key).exists():
+        if _seen(mail):
             return Result(DUPLICATE, "this Message-ID was processed before")
         raise
     _log(mail, row)
@@ -196,21 +221,40 @@ def _play(mail: _Mail, text: str) -> Result:
             row = InboundMessage.objects.create(
                 **mail.fields(), status=InboundStatus.PROCESSED, reason="reading"
             )
-            answer = run_commands(token=token, text=text)
+            # Locked until the commit: no move lands between deciding which turn the email
+            # answers and applying its commands.
+            game = game_lock(game_id=token.game_id)
+            if reply_is_current(token=token, game=game):
+                answer = run_commands(token=token, text=text)
+                ReplyToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+                MailPlayer.objects.get_or_create(user_id=token.user_id)
+                current: Game | None = None  # the answer reads the game after the move
+            else:
+                answer = earlier_turn_answer(token=token, game=game)
+                row.status = InboundStatus.REFUSED
+                current = game
             row.reason = answer.reason[:200]
-            row.save(update_fields=["reason"])
-            now = timezone.now()
-            ReplyToken.objects.filter(pk=token.pk).update(last_used_at=now)
-            MailPlayer.objects.get_or_create(user_id=token.user_id)
+            row.save(update_fields=["status", "reason"])
             answer_enqueue(
-                answer=answer, token=token, inbound_id=row.pk, in_reply_to=mail.message_id
+                answer=answer,
+                token=token,
+                inbound_id=row.pk,
+                in_reply_to=mail.message_id,
+                game=current,
             )
     except IntegrityError:
-        if InboundMessage.objects.filter(message_key=mail.key).exists():
+        if _seen(mail):
             return Result(DUPLICATE, "this Message-ID was processed before")
         raise
     _log(mail, row)
-    return Result(InboundStatus.PROCESSED, row.reason, row.pk, answered=True)
+    return Result(row.status, row.reason, row.pk, answered=True)
+
+
+def _seen(mail: _Mail) -> bool:
+    """After an IntegrityError: whether a copy of this mail got its key first."""
+    if mail.dedupe_key is None:
+        return False
+    return InboundMessage.objects.filter(dedupe_key=mail.dedupe_key).exists()
 
 
 def _record_failure(mail: _Mail) -> Result:
@@ -218,7 +262,7 @@ def _record_failure(mail: _Mail) -> Result:
     try:
         if not mail.key:
             mail.key = mime.message_key_of_bytes(mail.raw)
-        if mail.token is None or not _sender_matches(mail):
+        if mail.token is None or mail.sender is None or not _sender_matches(mail):
             return _record(mail, InboundStatus.REFUSED, "internal_error")
         return _refuse(
             mail,

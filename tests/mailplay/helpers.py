@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from collections.abc import Iterable
 from email import policy
@@ -81,3 +82,19 @@ def html_reply(original: Any, html: str) -> bytes:
     message["Message-ID"] = make_msgid(domain="example.com")
     message.set_content(html, subtype="html")
     return message.as_bytes()
+
+
+SAMPLES = Path(__file__).resolve().parent / "samples"
+# The reply address every sample was written to (a server that no longer exists).
+_SAMPLE_ADDRESS = re.compile(rb"play\+[a-z2-7]{32}@canasta\.localhost")
+
+
+def sample(name: str, *, to: str, replace: dict[bytes, bytes] | None = None) -> bytes:
+    """A mail from tests/mailplay/samples/ (copies of real clients' replies from the shared
+    mail samples) sent to ``to`` instead of its dead address; ``replace``: byte strings to
+    change (a command that fits the test's table, a new Message-ID)."""
+    raw = _SAMPLE_ADDRESS.sub(lambda _: to.encode(), (SAMPLES / name).read_bytes())
+    for old, new in (replace or {}).items():
+        assert old in raw, old
+        raw = raw.replace(old, new)
+    return raw

@@ -5,7 +5,7 @@ from games.engine.cards import sort_key
 from games.mail.commands import format_card
 from games.models import Actor, Game, GameState, Move
 from mailplay.models import InboundMessage, MailPlayer, ReplyToken
-from mailplay.services.tokens import reply_address, reply_token_for
+from mailplay.services.tokens import reply_address, reply_token_issue
 from tests.mailplay.conftest import deliver, mails_to, receive
 from tests.mailplay.helpers import a_discard, choices, html_reply, reply
 
@@ -23,7 +23,7 @@ def _moves(game):
 
 def test_it_plays_a_whole_turn_by_replying_to_the_turn_emails(game, people):
     turn = _turn_mail()
-    token = ReplyToken.objects.get(game=game, user=people["alice"])
+    [token] = ReplyToken.objects.filter(game=game, user=people["alice"])
     assert turn.reply_to == [f"play+{token.token}@canasta.test"]
     assert "HOW TO REPLY" in turn.body and "draw" in choices(turn.body)
 
@@ -36,7 +36,8 @@ def test_it_plays_a_whole_turn_by_replying_to_the_turn_emails(game, people):
     assert "Applied: draw." in answer.body
     assert "You drew " in answer.body
     assert "It is still your turn" in answer.body
-    assert answer.reply_to == turn.reply_to
+    # A new address of her own, for the table the answer shows.
+    assert answer.reply_to != turn.reply_to and answer.reply_to[0].startswith("play+")
     assert answer.to == [ALICE]
     [draw] = _moves(game)
     assert (draw.seat, draw.actor, draw.action) == (0, Actor.PLAYER, {"type": "draw"})
@@ -100,7 +101,11 @@ def test_an_engine_error_applies_nothing_and_names_the_line(game):
 
 def test_a_move_out_of_turn_is_refused_with_the_engines_code(game, people):
     turn = _turn_mail()
-    carol = reply_token_for(game=game, user=people["carol"], seat_number=1)
+    carol = reply_token_issue(
+        game=Game.objects.select_related("state").get(pk=game.pk),
+        user=people["carol"],
+        seat_number=1,
+    )
     raw = reply(turn, "draw", sender="carol@example.com", to=reply_address(carol.token))
 
     assert "processed: not_your_turn" in receive(raw)

@@ -114,13 +114,18 @@ def test_reply_tokens_are_long_random_and_fit_an_address():
     assert TOKEN_LENGTH * 5 >= 128
 
 
-def test_one_live_token_per_player_and_game(game, people):
+def test_every_email_gets_its_own_token_and_revoking_kills_them_all(game, people):
     from mailplay.models import ReplyToken
-    from mailplay.services.tokens import reply_token_for, reply_token_revoke
+    from mailplay.services.tokens import reply_token_issue, reply_token_revoke
 
-    first = reply_token_for(game=game, user=people["bob"], seat_number=2)
-    assert reply_token_for(game=game, user=people["bob"], seat_number=2) == first
-    assert reply_token_revoke(game=game, user=people["bob"]) == 1
-    second = reply_token_for(game=game, user=people["bob"], seat_number=2)
-    assert second.token != first.token
-    assert ReplyToken.objects.filter(game=game, user=people["bob"]).count() == 2
+    game = Game.objects.select_related("state").get(pk=game.pk)
+    first = reply_token_issue(game=game, user=people["bob"], seat_number=2)
+    second = reply_token_issue(game=game, user=people["bob"], seat_number=2)
+    assert first.token != second.token
+    # What each email showed: hand 1, no move yet, not bob's turn (alice plays first).
+    assert (first.hand, first.issued_seq, first.on_turn) == (1, 0, False)
+    assert reply_token_revoke(game=game, user=people["bob"]) == 2
+    live = ReplyToken.objects.filter(game=game, user=people["bob"], revoked_at__isnull=True)
+    assert not live.exists()
+    third = reply_token_issue(game=game, user=people["bob"], seat_number=2)
+    assert third.is_active and third.token not in (first.token, second.token)

@@ -8,7 +8,7 @@ import pytest
 from games.models import Move
 from mailplay.models import InboundMessage
 from tests.mailplay.conftest import deliver, mails_to
-from tests.mailplay.helpers import reply
+from tests.mailplay.helpers import a_discard, reply
 
 URL = "/mail/inbound/postmark/"
 SECRET = "postmark:a-long-inbound-secret"
@@ -93,3 +93,36 @@ def test_without_a_configured_secret_the_webhook_is_off(client, turn, settings):
 
 def test_get_is_not_allowed(client, turn):
     assert client.get(URL, HTTP_AUTHORIZATION=_auth()).status_code == 405
+
+
+def test_a_reply_to_an_earlier_turn_posted_by_the_provider_is_refused(client, turn):
+    assert _post(client, _raw_event(reply(turn, "draw")), _auth()).status_code == 200
+    deliver()
+    answer = mails_to("alice@example.com")[-1]
+    discard = a_discard(answer.body)
+    assert _post(client, _raw_event(reply(answer, discard)), _auth()).status_code == 200
+    assert Move.objects.count() == 2
+
+    response = _post(client, _raw_event(reply(turn, "draw")), _auth())
+
+    assert response.status_code == 200
+    row = InboundMessage.objects.order_by("-id").first()
+    assert (row.status, row.reason, row.source) == ("refused", "earlier_turn", "webhook")
+    assert Move.objects.count() == 2
+    deliver()
+    assert "earlier turn" in mails_to("alice@example.com")[-1].body
+
+
+def test_an_unclear_from_posted_by_the_provider_is_refused_unanswered(client, turn):
+    raw = reply(turn, "draw").replace(
+        b"From: Player <alice@example.com>", b"From: alice@example.com)<eve@evil.example>"
+    )
+    deliver()
+    sent = len(mails_to("alice@example.com"))
+
+    assert _post(client, _raw_event(raw), _auth()).status_code == 200
+
+    row = InboundMessage.objects.get()
+    assert (row.status, row.reason) == ("refused", "from_invalid")
+    deliver()
+    assert Move.objects.count() == 0 and len(mails_to("alice@example.com")) == sent
