@@ -113,7 +113,9 @@ def test_every_error_code_has_exactly_one_row_in_formats_md():
     duplicates = sorted(code for code, n in Counter(documented).items() if n > 1)
     assert not duplicates, duplicates
     missing = sorted((ERROR_CODES | _engine_raised_codes()) - set(documented))
-    assert not missing, f"error codes the engine can give but docs/formats.md does not list: {missing}"
+    assert not missing, (
+        f"error codes the engine can give but docs/formats.md does not list: {missing}"
+    )
     stale = sorted(set(documented) - ERROR_CODES)
     assert not stale, f"docs/formats.md lists codes the engine does not have: {stale}"
 
@@ -195,9 +197,7 @@ def _quoted_vectors() -> list[dict[str, Any]]:
     text = _read("fair-shuffle.md")
     vectors: list[dict[str, Any]] = []
     for block in re.findall(r"```text\n(.*?)```", _section(text, "Test vectors"), re.S):
-        fields = dict(
-            line.split(":", 1) for line in block.strip().splitlines() if ":" in line
-        )
+        fields = dict(line.split(":", 1) for line in block.strip().splitlines() if ":" in line)
         vectors.append(
             {
                 "seed": fields["seed"].strip(),
