@@ -190,6 +190,53 @@ def test_deck_sizes_in_fair_shuffle_md_match_the_rule_sets():
         assert table[rules.name] == (rules.packs, rules.jokers, len(rules.deck())), rules.name
 
 
+# --- classic numbers ------------------------------------------------------------------------
+
+
+def _score_points(cell: str) -> list[int]:
+    """Scores a row of the minimum table speaks of: "below 0" -> [-1], "0 to 1,499" -> [0, 1499]."""
+    numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", cell)]
+    if cell.startswith("below"):
+        return [numbers[0] - 1, numbers[0] - 1000]
+    if "or more" in cell:
+        return [numbers[0], numbers[0] * 10]
+    return numbers
+
+
+def test_the_initial_meld_table_in_rules_md_is_the_engine_s():
+    rows = _table_rows(_section(_read("rules.md"), "The initial meld"))
+    assert len(rows) == 4
+    minimum = VARIANTS["classic"].minimum_for_score
+    for cell, value in rows:
+        for score in _score_points(cell):
+            assert minimum(score) == int(value), f"score {score}: engine {minimum(score)}"
+
+
+_VALUE_NAMES = {
+    "joker": ["JK"],
+    "2": ["2S", "2H"],
+    "ace": ["AS", "AD"],
+    "black three": ["3S", "3C"],
+}
+
+
+def test_the_card_values_in_rules_md_are_the_engine_s():
+    rows = _table_rows(_section(_read("rules.md"), "Cards and their values"))
+    value = VARIANTS["classic"].card_value
+    checked = 0
+    for cell, points in rows:
+        if not points.isdigit():
+            assert value("3H") == 0 and "red three" in cell  # bonus only
+            continue
+        for name in (part.strip() for part in cell.split(",")):
+            rank = "T" if name == "10" else name
+            cards = _VALUE_NAMES.get(name) or [rank + suit for suit in "SHDC"]
+            for card in cards:
+                assert value(card) == int(points), f"{card}: engine {value(card)}, docs {points}"
+                checked += 1
+    assert checked >= 40
+
+
 # --- the shuffle ----------------------------------------------------------------------------
 
 
