@@ -4,8 +4,11 @@ see at the table. The move service builds payloads with these and hands them to
 notifications.services.outbox.outbox_enqueue; notifications/emails.py renders them.
 
 Every payload has `game` (id, url, variant, players), `seat` (the recipient's, or None) and
-`names` (player names by seat); each kind adds its own keys, documented on its builder. Optional
-`reply_to` (an address) is copied to the email's Reply-To (play by email, mailplay/).
+`names` (player names by seat); each kind adds its own keys, documented on its builder.
+
+No payload holds a credential: the same payload feeds the event feed, webhooks and the admin,
+so the Reply-To of play by email is added only when the email is sent
+(notifications/services/delivery.py).
 """
 
 from __future__ import annotations
@@ -56,31 +59,14 @@ def _base(game: Any, seat: int | None) -> dict[str, Any]:
 def turn_payload(*, game: Any, table: Table, seat: int) -> dict[str, Any]:
     """your_turn and reminder: the table as `seat` sees it, what it may do, the deadline.
 
-    Keys: view (Player view JSON), legal (LegalActions.to_json()), deadline (ISO or None),
-    reply_to (the seat's own reply address for play by email, when mailplay is installed).
+    Keys: view (Player view JSON), legal (LegalActions.to_json()), deadline (ISO or None).
     """
-    payload = {
+    return {
         **_base(game, seat),
         "view": engine.player_view(table, seat),
         "legal": engine.legal_actions(table, seat).to_json(),
         "deadline": _iso(game.deadline),
     }
-    reply_to = _reply_address(game, seat)
-    if reply_to:
-        payload["reply_to"] = reply_to
-    return payload
-
-
-def _reply_address(game: Any, seat: int) -> str | None:
-    # Play by email (mailplay/): this player's reply address in this game, in this payload
-    # only (it is a credential: never another recipient's).
-    from django.apps import apps
-
-    if not apps.is_installed("mailplay"):
-        return None
-    from mailplay.services.tokens import reply_address_for_seat
-
-    return reply_address_for_seat(game=game, seat=seat)
 
 
 def timeout_payload(

@@ -3,8 +3,10 @@ From address of the mail: answers go to the account's own address).
 
 The payload is the usual one (game, seat, names) plus `subject`, `paragraphs`, and when the
 game has a table the player's view (with their legal actions and deadline while it is their
-turn), `reply_to` (their reply address, so they can answer the answer) and `in_reply_to`
-(threading). notifications/emails.py renders it; the table carries the command help.
+turn), `reply_by_email` (true when their reply address is live: the email is then sent with it
+as Reply-To, so they can answer the answer; the address itself is never in the payload) and
+`in_reply_to` (threading). notifications/emails.py renders it; the table carries the command
+help.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from typing import Any
 from games import engine
 from games.models import Game, GameState
 from mailplay.models import ReplyToken
-from mailplay.services.tokens import reply_address
 from notifications.models import OutboxKind
 from notifications.payloads import game_data, seat_names
 from notifications.services.outbox import outbox_enqueue
 
 NOTHING_APPLIED = "Nothing was applied."
+# The payload key that asks for a Reply-To on an answer (mailplay.services.reply_to).
+REPLY_BY_EMAIL = "reply_by_email"
 
 
 @dataclass
@@ -73,9 +76,9 @@ def answer_enqueue(
         if game.status == "active" and table.turn == seat and not table.over:
             payload["legal"] = engine.legal_actions(table, seat).to_json()
             payload["deadline"] = game.deadline.isoformat() if game.deadline else None
-    live = token if token.revoked_at is None else None
-    if live is not None:
-        payload["reply_to"] = reply_address(live.token)
+    if token.revoked_at is None:
+        # The address is added when the email is sent (mailplay.services.reply_to).
+        payload[REPLY_BY_EMAIL] = True
     if in_reply_to:
         payload["in_reply_to"] = in_reply_to
     outbox_enqueue(
