@@ -11,7 +11,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from rest_framework.authtoken.models import TokenProxy
+
 from clients.models import ApiToken, Webhook, WebhookDelivery
+
+# DRF's authtoken admin lists account keys in clear. Account tokens are hashed ApiTokens now
+# (the authtoken table is emptied by migration clients 0003): its page goes.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 
 class _ReadOnly(admin.ModelAdmin):
@@ -53,9 +60,28 @@ class WebhookDeliveryAdmin(_ReadOnly):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(_ReadOnly):
-    list_display = ("prefix", "name", "owner", "scopes", "created_at", "last_used_at", "revoked_at")
+    list_display = (
+        "prefix",
+        "kind",
+        "name",
+        "owner",
+        "scopes",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    list_filter = ("kind",)
     search_fields = ("owner__username", "name", "prefix")
-    fields = ("owner", "name", "scopes", "prefix", "created_at", "last_used_at", "revoked_at")
+    fields = (
+        "owner",
+        "kind",
+        "name",
+        "scopes",
+        "prefix",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     readonly_fields = fields
     actions = ["revoke"]
 

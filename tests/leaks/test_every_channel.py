@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
 
 from clients.models import Event
@@ -81,7 +80,6 @@ def _people(players: int) -> list[Any]:
         user = get_user_model().objects.create_user(
             username=f"player{n}", email=f"player{n}@example.com", password="x" * 20
         )
-        Token.objects.create(user=user)
         mail_player_set(user=user, auto_draw=n % 2 == 0)  # forced draws for half of them
         webhook_create(owner=user, url=HOOK_URL)  # every kind
         people.append(user)
