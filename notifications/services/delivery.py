@@ -75,12 +75,12 @@ def send_row(row: Outbox) -> str:
     if reason:
         outbox_mark_skipped(row, reason=reason)
         return OutboxStatus.SKIPPED
+    # Outside the render check below: a database error here is transient, and the row stays
+    # claimed until the sweep tries it again, instead of failing for good.
+    reply_to = reply_address_for(row)
     try:
         message = build_message(
-            kind=row.kind,
-            payload=row.payload,
-            to=row.recipient.email,
-            reply_to=reply_address_for(row),
+            kind=row.kind, payload=row.payload, to=row.recipient.email, reply_to=reply_to
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a
         # ValueError) or a payload the templates cannot draw is the row's own fault, and no
