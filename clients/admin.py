@@ -10,7 +10,6 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
-
 from rest_framework.authtoken.models import TokenProxy
 
 from clients.models import ApiToken, Webhook, WebhookDelivery
