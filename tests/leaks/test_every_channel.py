@@ -37,9 +37,11 @@ from games.models import Game, Hand
 from games.services import lobby
 from mailplay.models import ReplyToken
 from mailplay.services.autodraw import mail_player_set
+from mailplay.services.tokens import reply_address, reply_token_for
 from notifications import payloads as notification_payloads
 from notifications import tasks
 from notifications.models import Outbox
+from notifications.services import delivery
 from notifications.services.outbox import outbox_sweep
 from tests.api.helpers import url
 from tests.api.test_leak import cards_in, public_cards, visible_to
@@ -355,14 +357,38 @@ def test_the_harness_catches_a_hidden_card_in_a_notification(
         _play_a_hand_and_check("classic", 2, _outside_world, caplog)
 
 
+def _address_of_seat(game: Any, seat: int) -> str:
+    user = game.seats.get(number=seat).user
+    return reply_address(reply_token_for(game=game, user=user, seat_number=seat).token)
+
+
 def test_the_harness_catches_another_players_reply_address(
     db: Any, _outside_world: FakeReceiver, caplog: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    honest = notification_payloads._reply_address
+    def crossed(row: Outbox) -> str | None:  # the next player's address on the email
+        if row.game_id is None or not isinstance(row.payload.get("seat"), int):
+            return None
+        game = Game.objects.get(pk=row.game_id)
+        return _address_of_seat(game, (row.payload["seat"] + 1) % game.players)
 
-    def crossed(game: Any, seat: int) -> str | None:
-        return honest(game, (seat + 1) % game.players)
+    monkeypatch.setattr(delivery, "_reply_address_hooks", [crossed])
+    with pytest.raises(AssertionError, match="reply token"):
+        _play_a_hand_and_check("family", 2, _outside_world, caplog)
 
-    monkeypatch.setattr(notification_payloads, "_reply_address", crossed)
+
+def test_the_harness_catches_a_reply_address_in_a_payload(
+    db: Any, _outside_world: FakeReceiver, caplog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The leak issue 14 found: the player's own address in the turn payload, which is also
+    # their `your_turn` event and webhook body.
+    honest = notification_payloads.turn_payload
+
+    def with_address(*, game: Any, table: engine.Table, seat: int) -> dict[str, Any]:
+        return {
+            **honest(game=game, table=table, seat=seat),
+            "reply_to": _address_of_seat(game, seat),
+        }
+
+    monkeypatch.setattr(notification_payloads, "turn_payload", with_address)
     with pytest.raises(AssertionError, match="reply token"):
         _play_a_hand_and_check("family", 2, _outside_world, caplog)
