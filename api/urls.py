@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from api.views.auth import RegisterView, TokenView
+from api.views.auth import AccountTokensRevokeView, PasswordView, RegisterView, TokenView
 from api.views.health import HealthView
 from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGamesView
 from api.views.log import HandsView, MovesView
@@ -14,6 +14,8 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     path("auth/register/", RegisterView.as_view(), name="register"),
     path("auth/token/", TokenView.as_view(), name="token"),
+    path("auth/token/revoke/", AccountTokensRevokeView.as_view(), name="token-revoke"),
+    path("auth/password/", PasswordView.as_view(), name="password"),
     path("variants/", VariantsView.as_view(), name="variants"),
     path("games/", GamesView.as_view(), name="games"),
     path("games/open/", OpenGamesView.as_view(), name="games-open"),

@@ -58,11 +58,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import clear_url_caches, path  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.request import Request  # noqa: E402
 from rest_framework.response import Response  # noqa: E402
 from rest_framework.views import APIView  # noqa: E402
 
+from clients.services.tokens import account_token_create  # noqa: E402
 from games import engine  # noqa: E402
 from games.engine.randomplay import random_action  # noqa: E402
 from games.models import Game, GameState, GameStatus, Seat  # noqa: E402
@@ -91,7 +91,6 @@ def _users() -> list[Any]:
     users = []
     for name in ("north", "east", "south", "west"):
         user = get_user_model().objects.create_user(username=name, password=None)
-        Token.objects.create(user=user)
         users.append(user)
     return users
 
@@ -124,8 +123,14 @@ def _forward(game: Game, to_move: int, rng: random.Random) -> Game:
     return game
 
 
+_KEYS: dict[int, str] = {}
+
+
 def _client(user: Any) -> Client:
-    return Client(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    # Account keys are stored hashed: each user's is made once and kept here.
+    if user.pk not in _KEYS:
+        _KEYS[user.pk] = account_token_create(owner=user)[1]
+    return Client(HTTP_AUTHORIZATION=f"Token {_KEYS[user.pk]}")
 
 
 def _timed(call: Callable[[], Any]) -> float:

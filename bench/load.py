@@ -185,17 +185,15 @@ class Stack:
 _SETUP_USERS = """
 import json, sys
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from clients.services.tokens import account_token_create
 User = get_user_model()
 count = int(sys.argv[1])
 users = User.objects.bulk_create(
     [User(username=f"load{i:05d}", email=f"load{i:05d}@example.org", password="!")
      for i in range(count)]
 )
-tokens = Token.objects.bulk_create(
-    [Token(user=user, key=Token.generate_key()) for user in users]
-)
-print(json.dumps([[u.username, t.key] for u, t in zip(users, tokens)]))
+keys = [account_token_create(owner=user)[1] for user in users]
+print(json.dumps([[u.username, key] for u, key in zip(users, keys)]))
 """
 
 

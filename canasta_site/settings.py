@@ -200,6 +200,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: its password_changed() revokes the user's account tokens on every password
+    # change (web, API, admin, manage.py changepassword): clients/passwords.py.
+    {"NAME": "clients.passwords.RevokeAccountTokens"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -234,9 +237,8 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # Personal API tokens (Bearer or Token cnst_...); account tokens fall through to DRF's.
+        # Every API key, personal or account (Bearer or Token), stored hashed (clients/).
         "clients.authentication.ApiTokenAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -292,6 +294,7 @@ SPECTACULAR_SETTINGS = {
         "HealthStatusEnum": ["ok", "unavailable"],
         "EventKindEnum": "clients.models.EventKind",
         "TokenScopeEnum": "clients.models.TokenScope",
+        "TokenKindEnum": "clients.models.TokenKind",
     },
     "TAGS": [
         {"name": "auth", "description": "Accounts and tokens: `Authorization: Token <key>`."},
@@ -350,6 +353,8 @@ CANASTA_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("CANASTA_WEBHOOK_TIMEOUT_
 CANASTA_WEBHOOK_MAX_FAILURES = int(os.environ.get("CANASTA_WEBHOOK_MAX_FAILURES", "10"))
 CANASTA_WEBHOOKS_PER_USER = int(os.environ.get("CANASTA_WEBHOOKS_PER_USER", "10"))
 CANASTA_API_TOKENS_PER_USER = int(os.environ.get("CANASTA_API_TOKENS_PER_USER", "20"))
+# Live account tokens per user (one per sign-in with a password); beyond it the oldest go.
+CANASTA_ACCOUNT_TOKENS_PER_USER = int(os.environ.get("CANASTA_ACCOUNT_TOKENS_PER_USER", "10"))
 # The event feed's long poll: default and longest wait, and how often a waiting request looks.
 CANASTA_EVENTS_WAIT_SECONDS = float(os.environ.get("CANASTA_EVENTS_WAIT_SECONDS", "25"))
 CANASTA_EVENTS_MAX_WAIT_SECONDS = float(os.environ.get("CANASTA_EVENTS_MAX_WAIT_SECONDS", "60"))

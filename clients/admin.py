@@ -1,14 +1,23 @@
-"""Operators' view of webhooks, their delivery log and API tokens. Secrets and key hashes are
-not shown; event payloads are (they hold only what their recipient could see)."""
+"""Operators' view of webhooks, their delivery log and API tokens: read-only. Secrets and key
+hashes are not shown; nothing can be added, edited or deleted (a player's webhooks are what
+they receive); an operator may revoke API tokens, one way only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
+from rest_framework.authtoken.models import TokenProxy
 
 from clients.models import ApiToken, Webhook, WebhookDelivery
+
+# DRF's authtoken admin lists account keys in clear. Account tokens are hashed ApiTokens now
+# (the authtoken table is emptied by migration clients 0003): its page goes.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 
 class _ReadOnly(admin.ModelAdmin):
@@ -16,6 +25,9 @@ class _ReadOnly(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -47,7 +59,32 @@ class WebhookDeliveryAdmin(_ReadOnly):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(_ReadOnly):
-    list_display = ("prefix", "name", "owner", "scopes", "created_at", "last_used_at", "revoked_at")
+    list_display = (
+        "prefix",
+        "kind",
+        "name",
+        "owner",
+        "scopes",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    list_filter = ("kind",)
     search_fields = ("owner__username", "name", "prefix")
-    fields = ("owner", "name", "scopes", "prefix", "created_at", "last_used_at", "revoked_at")
+    fields = (
+        "owner",
+        "kind",
+        "name",
+        "scopes",
+        "prefix",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     readonly_fields = fields
+    actions = ["revoke"]
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} revoked.", messages.SUCCESS)

@@ -1,8 +1,9 @@
-"""`Authorization: Bearer <key>` or `Token <key>` with a personal API token (clients.ApiToken).
+"""`Authorization: Bearer <key>` or `Token <key>` with an API key (clients.ApiToken).
 
-DRF's own TokenAuthentication keeps working: a `Token <key>` header whose key is not a
-personal one (no "cnst_" prefix) is left to it, and `Bearer` accepts an account token too.
-For a personal token, `request.auth` is the ApiToken, whose scopes clients.permissions checks.
+Every key is looked up by its sha256: personal tokens (`cnst_...`, scoped) and account tokens
+(`cnsa_...` from POST /auth/token/, and the older 40-hex-digit account keys, moved here by
+migration clients 0003). `request.auth` is the ApiToken; clients.permissions limits a personal
+token to its scopes, an account token may do what its user may.
 """
 
 from __future__ import annotations
@@ -10,14 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import exceptions
-from rest_framework.authentication import (
-    BaseAuthentication,
-    TokenAuthentication,
-    get_authorization_header,
-)
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from clients.services.tokens import is_personal_key, token_authenticate
+from clients.services.tokens import token_authenticate
 
 KEYWORDS = (b"bearer", b"token")
 
@@ -38,10 +35,6 @@ class ApiTokenAuthentication(BaseAuthentication):
             key = parts[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed("Invalid characters in the token.") from None
-        if not is_personal_key(key):
-            if parts[0].lower() == b"bearer":
-                return TokenAuthentication().authenticate_credentials(key)
-            return None  # an account token: DRF's TokenAuthentication, next in the list
         token = token_authenticate(key)
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")

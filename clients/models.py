@@ -110,12 +110,20 @@ class TokenScope(models.TextChoices):
     PLAY = "play", "create, join, leave, move, resign; manage webhooks"
 
 
+class TokenKind(models.TextChoices):
+    PERSONAL = "personal", "personal token: named, scoped, for one client"
+    ACCOUNT = "account", "account token: everything its user may do (POST /auth/token/)"
+
+
 class ApiToken(models.Model):
-    """A personal API token. Only the sha256 of the key is stored; the key is shown once."""
+    """An API key: a personal token (named, scoped) or an account token (sign-in with a
+    password: the whole account). Only the sha256 of the key is stored; the key is shown once.
+    A password change revokes every account token (clients/passwords.py)."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
+    kind = models.CharField(max_length=8, choices=TokenKind.choices, default=TokenKind.PERSONAL)
     name = models.CharField(max_length=100)
     scopes = models.JSONField(default=list)
     key_hash = models.CharField(max_length=64, unique=True)
@@ -139,6 +147,10 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def is_personal(self) -> bool:
+        return self.kind == TokenKind.PERSONAL
 
     def allows(self, scope: str) -> bool:
         return scope in self.scopes

@@ -1,7 +1,7 @@
 """Scopes of personal API tokens: reading needs `read`, anything that changes state `play`.
 
-Only requests authenticated with a personal token (request.auth is an ApiToken) are limited;
-a session or the account token (POST /auth/token/) may do everything its user may.
+Only requests authenticated with a personal token (request.auth is a personal ApiToken) are
+limited; a session or an account token (POST /auth/token/) may do everything its user may.
 """
 
 from __future__ import annotations
@@ -14,6 +14,12 @@ from rest_framework.request import Request
 from clients.models import ApiToken, TokenScope
 
 
+def personal_token(request: Request) -> ApiToken | None:
+    """The personal token the request was made with, or None (session, account token)."""
+    token = request.auth
+    return token if isinstance(token, ApiToken) and token.is_personal else None
+
+
 def required_scope(request: Request) -> str:
     return TokenScope.READ.value if request.method in SAFE_METHODS else TokenScope.PLAY.value
 
@@ -22,8 +28,8 @@ class TokenScopes(BasePermission):
     message = "This token's scopes do not allow this request."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        token = request.auth
-        if not isinstance(token, ApiToken):
+        token = personal_token(request)
+        if token is None:
             return True
         scope = required_scope(request)
         if token.allows(scope):
@@ -39,4 +45,4 @@ class NotWithPersonalToken(BasePermission):
     message = "Manage tokens with your session or account token, not a personal token."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in SAFE_METHODS or not isinstance(request.auth, ApiToken)
+        return request.method in SAFE_METHODS or personal_token(request) is None

@@ -1,4 +1,5 @@
-"""How drf-spectacular describes the personal-token authentication in the OpenAPI schema."""
+"""How drf-spectacular describes API-key authentication (personal and account tokens) in the
+OpenAPI schema."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "A personal API token (cnst_...) from POST /api/v1/tokens/, as "
-            "`Authorization: Bearer <key>` (or `Token <key>`). Its scopes: `read` for GET, "
-            "`play` for every other method.",
+            "description": "An API key as `Authorization: Bearer <key>` (or `Token <key>`): "
+            "an account token (cnsa_...) from POST /api/v1/auth/token/, which may do "
+            "everything its account may, or a personal token (cnst_...) from POST "
+            "/api/v1/tokens/, limited to its scopes: `read` for GET, `play` for every other "
+            "method.",
         }

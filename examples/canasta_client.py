@@ -146,6 +146,8 @@ def personal_token(base_url: str, username: str, password: str, name: str) -> st
     # The account token may create personal tokens (a personal token may not).
     account.token = key["token"]
     created = account.request("POST", "tokens/", {"name": name, "scopes": ["read", "play"]})
+    # Done with the account token: revoke it, so only the scoped personal token remains.
+    account.request("DELETE", f"tokens/{key['token_id']}/")
     return created["key"]
 
 

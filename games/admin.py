@@ -48,7 +48,8 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("id", "seats__user__username")
     date_hierarchy = "created_at"
     # Status, version and the log change only through the services (a move is validated and
-    # logged); here operators may only fix presentation-level fields.
+    # logged); the time control was agreed by the players when they sat down. Operators may
+    # only take a table off the public list.
     readonly_fields = (
         "id",
         "variant",
@@ -66,14 +67,10 @@ class GameAdmin(admin.ModelAdmin):
         "finished_at",
         "end_reason",
         "winner_side",
-    )
-    fields = (
-        *readonly_fields[:4],
-        "is_public",
-        *readonly_fields[4:],
         "turn_seconds",
         "timeout_policy",
     )
+    fields = (*readonly_fields[:4], "is_public", *readonly_fields[4:])
     inlines = [SeatInline, HandInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -1,10 +1,33 @@
-from django.contrib import admin
+"""Operators' view of play by email: read-only. A reply token is a credential and is shown
+nowhere; an operator may revoke tokens (a leaked address) but never bring one back, and cannot
+change a player's forced-draw choice or delete the inbound log (it is what stops a mail from
+being played twice)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
 
 from mailplay.models import InboundMessage, MailPlayer, ReplyToken
 
 
+class ViewOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(ReplyToken)
-class ReplyTokenAdmin(admin.ModelAdmin):
+class ReplyTokenAdmin(ViewOnlyAdmin):
     # The token is a credential: shown nowhere, not even to operators. What it is bound to
     # (hand, last move, turn) is read-only: an operator may revoke an address, never move it
     # to another turn.
@@ -21,9 +44,7 @@ class ReplyTokenAdmin(admin.ModelAdmin):
         "last_used_at",
     ]
     list_filter = ["revoked_at"]
-    raw_id_fields = ["game", "user"]
-    exclude = ["token"]
-    readonly_fields = [
+    fields = [
         "game",
         "user",
         "seat_number",
@@ -31,29 +52,42 @@ class ReplyTokenAdmin(admin.ModelAdmin):
         "issued_seq",
         "on_turn",
         "created_at",
+        "revoked_at",
         "last_used_at",
     ]
+    readonly_fields = fields
+    actions = ["revoke"]
 
-    def has_add_permission(self, request: object) -> bool:
-        return False
+    @admin.action(description="Revoke the selected reply addresses")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ReplyToken]) -> None:
+        # One way only: the player's next turn email carries a new address.
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} revoked.", messages.SUCCESS)
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(admin.ModelAdmin):
+class InboundMessageAdmin(ViewOnlyAdmin):
     list_display = ["id", "received_at", "status", "reason", "source", "user", "game", "size"]
     list_filter = ["status", "source"]
     search_fields = ["message_id", "from_address", "reason"]
-    raw_id_fields = ["token", "user", "game"]
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
+    fields = [
+        "received_at",
+        "status",
+        "reason",
+        "source",
+        "message_id",
+        "from_address",
+        "user",
+        "game",
+        "token",
+        "size",
+    ]
+    readonly_fields = fields
 
 
 @admin.register(MailPlayer)
-class MailPlayerAdmin(admin.ModelAdmin):
+class MailPlayerAdmin(ViewOnlyAdmin):
     list_display = ["user", "auto_draw", "first_reply_at"]
     list_filter = ["auto_draw"]
-    raw_id_fields = ["user"]
+    fields = ["user", "auto_draw", "first_reply_at"]
+    readonly_fields = fields

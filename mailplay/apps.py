@@ -8,5 +8,9 @@ class MailplayConfig(AppConfig):
 
     def ready(self) -> None:
         from mailplay import signals
+        from mailplay.services.reply_to import reply_address_for_row
+        from notifications.services.delivery import reply_address_hook_register
 
         signals.connect()
+        # Turn emails get their Reply-To when they are sent, never from a stored payload.
+        reply_address_hook_register(reply_address_for_row)

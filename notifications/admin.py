@@ -1,25 +1,103 @@
+"""Operators' view of the outbox, preferences and absences: read-only.
+
+An outbox payload holds its recipient's hand (their player view, their legal actions, the
+cards of an emailed command): the admin shows only its public keys, and nothing here can be
+edited, added or deleted, so no operator can change (or suppress, or resend differently) what
+a player receives, their preferences or their turn clocks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.html import format_html
 
 from notifications.models import Absence, NotificationPreference, Outbox
 
+# What an operator may read of a payload: nothing of a hand, no reply address, no free text
+# (an answer to an emailed move quotes the player's commands, which name cards they hold).
+PUBLIC_PAYLOAD_KEYS = (
+    "game",
+    "seat",
+    "names",
+    "deadline",
+    "timed_out_seat",
+    "policy",
+    "handed_to_bot",
+    "hand_result",
+    "totals",
+    "winner_side",
+    "reason",
+    "day",
+    "games",
+    "subject",
+    "webhook",
+    "event",
+)
+
+
+def public_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a payload an operator may read; the others are only named."""
+    shown = {key: payload[key] for key in PUBLIC_PAYLOAD_KEYS if key in payload}
+    hidden = sorted(key for key in payload if key not in PUBLIC_PAYLOAD_KEYS)
+    if hidden:
+        shown["(not shown)"] = hidden
+    return shown
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(Outbox)
-class OutboxAdmin(admin.ModelAdmin):
+class OutboxAdmin(ViewOnlyAdmin):
     list_display = ["id", "kind", "recipient", "status", "attempts", "next_attempt_at", "sent_at"]
     list_filter = ["status", "kind", "channel"]
     search_fields = ["key", "recipient__username", "recipient__email"]
-    raw_id_fields = ["recipient", "game"]
-    readonly_fields = ["created_at", "claimed_at", "sent_at"]
+    fields = [
+        "kind",
+        "channel",
+        "recipient",
+        "game",
+        "move_seq",
+        "key",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "claimed_at",
+        "sent_at",
+        "last_error",
+        "created_at",
+        "shown_payload",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="payload (public keys only)")
+    def shown_payload(self, row: Outbox) -> str:
+        text = json.dumps(public_payload(row.payload), indent=2, sort_keys=True)
+        return format_html("<pre>{}</pre>", text)
 
 
 @admin.register(NotificationPreference)
-class NotificationPreferenceAdmin(admin.ModelAdmin):
+class NotificationPreferenceAdmin(ViewOnlyAdmin):
     list_display = ["user", "email_mode", "digest_hour", "last_digest_at"]
     list_filter = ["email_mode"]
-    raw_id_fields = ["user"]
+    fields = ["user", "email_mode", "digest_hour", "last_digest_at"]
+    readonly_fields = fields
 
 
 @admin.register(Absence)
-class AbsenceAdmin(admin.ModelAdmin):
+class AbsenceAdmin(ViewOnlyAdmin):
     list_display = ["user", "starts_at", "ends_at", "created_at"]
-    raw_id_fields = ["user"]
+    fields = ["user", "starts_at", "ends_at", "created_at"]
+    readonly_fields = fields

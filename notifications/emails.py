@@ -2,8 +2,10 @@
 
 Rendering reads only the payload (notifications/payloads.py), which holds only what the
 recipient may see; the table itself is drawn by games.mail.text from the recipient's player
-view. The command help (how to answer by email) is included only when the payload carries a
-`reply_to` address (play by email, mailplay/: turn emails and answers to emailed moves).
+view. The command help (how to answer by email) is included only when the email has a Reply-To
+address (play by email, mailplay/: turn emails and answers to emailed moves). That address is
+a credential, so it is never read from the payload (which also feeds other channels): the
+sender passes it in (notifications/services/delivery.py).
 """
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ def _totals(totals: Sequence[int]) -> str:
     return ", ".join(f"side {side}: {total}" for side, total in enumerate(totals))
 
 
-def _table(payload: dict[str, Any], *, with_legal: bool) -> dict[str, Any] | None:
+def _table(
+    payload: dict[str, Any], *, with_legal: bool, reply_to: str | None
+) -> dict[str, Any] | None:
     view = payload.get("view")
     if not view:
         return None
@@ -69,7 +73,7 @@ def _table(payload: dict[str, Any], *, with_legal: bool) -> dict[str, Any] | Non
         "legal": payload.get("legal") if with_legal else None,
         "players": payload.get("names"),
         "deadline": when(payload.get("deadline")) if with_legal else None,
-        "include_help": bool(payload.get("reply_to")),
+        "include_help": bool(reply_to),
     }
 
 
@@ -78,7 +82,7 @@ def _deadline_sentence(payload: dict[str, Any]) -> str:
     return f"Play before {when(deadline)}." if deadline else "This game has no deadline."
 
 
-def _by_email(payload: dict[str, Any]) -> list[str]:
+def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
     """Play by email (mailplay/): the forced draw, and how to answer."""
     lines = []
     drew = payload.get("auto_drew")
@@ -89,7 +93,7 @@ def _by_email(payload: dict[str, Any]) -> list[str]:
         lines.append(
             f"We drew {cards} for you: drawing from the stock was the only way to start your turn."
         )
-    if payload.get("reply_to"):
+    if reply_to:
         lines.append(
             "To play by email, reply to this email with your commands at the top "
             "(see HOW TO REPLY below)."
@@ -97,19 +101,19 @@ def _by_email(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _your_turn(payload: dict[str, Any]) -> _Parts:
+def _your_turn(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     return _Parts(
         f"Your turn: {_game_line(game)}",
         [
             f"It is your turn in {_game_line(game)}. {_deadline_sentence(payload)}",
-            *_by_email(payload),
+            *_by_email(payload, reply_to),
         ],
-        _table(payload, with_legal=True),
+        _table(payload, with_legal=True, reply_to=reply_to),
     )
 
 
-def _email_reply(payload: dict[str, Any]) -> _Parts:
+def _email_reply(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     # The answer to an emailed move (mailplay.services.answers): what was done or refused,
     # then the table as it is now (with the choices while it is still the player's turn).
     paragraphs = payload.get("paragraphs")
@@ -118,11 +122,11 @@ def _email_reply(payload: dict[str, Any]) -> _Parts:
     return _Parts(
         str(payload.get("subject") or "Your email"),
         [str(p) for p in paragraphs],
-        _table(payload, with_legal=payload.get("legal") is not None),
+        _table(payload, with_legal=payload.get("legal") is not None, reply_to=reply_to),
     )
 
 
-def _reminder(payload: dict[str, Any]) -> _Parts:
+def _reminder(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     deadline = when(payload.get("deadline"))
     return _Parts(
@@ -131,11 +135,11 @@ def _reminder(payload: dict[str, Any]) -> _Parts:
             f"Your turn in {_game_line(game)} ends {deadline}. After that the game's timeout "
             "rule applies."
         ],
-        _table(payload, with_legal=True),
+        _table(payload, with_legal=True, reply_to=reply_to),
     )
 
 
-def _timeout(payload: dict[str, Any]) -> _Parts:
+def _timeout(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     seat = payload.get("timed_out_seat")
     who = "your" if seat == payload.get("seat") else f"{_name(payload.get('names') or [], seat)}'s"
@@ -149,10 +153,14 @@ def _timeout(payload: dict[str, Any]) -> _Parts:
             "After repeated timeouts a bot now plays that seat. Its player can take the seat "
             "back at any time from the game page."
         )
-    return _Parts(f"Timeout in {_game_line(game)}", paragraphs, _table(payload, with_legal=False))
+    return _Parts(
+        f"Timeout in {_game_line(game)}",
+        paragraphs,
+        _table(payload, with_legal=False, reply_to=reply_to),
+    )
 
 
-def _hand_over(payload: dict[str, Any]) -> _Parts:
+def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     event = payload.get("hand_result") or {}
     result = event.get("result") or {}
@@ -170,7 +178,7 @@ def _hand_over(payload: dict[str, Any]) -> _Parts:
     )
 
 
-def _match_over(payload: dict[str, Any]) -> _Parts:
+def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     winner = payload.get("winner_side")
     seat = payload.get("seat")
@@ -190,7 +198,7 @@ def _match_over(payload: dict[str, Any]) -> _Parts:
     )
 
 
-def _digest(payload: dict[str, Any]) -> _Parts:
+def _digest(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     games = payload.get("games") or []
     lines = [
         f"- {_game_line(game)}, deadline {when(game.get('deadline'))}: {game['url']}"
@@ -203,12 +211,12 @@ def _digest(payload: dict[str, Any]) -> _Parts:
     )
 
 
-def _generic(payload: dict[str, Any]) -> _Parts:
+def _generic(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     # Kinds without their own layout (later issues) carry their subject and text.
     return _Parts(str(payload.get("subject", "Canasta")), [str(payload.get("text", ""))])
 
 
-RENDERERS: dict[str, Callable[[dict[str, Any]], _Parts]] = {
+RENDERERS: dict[str, Callable[[dict[str, Any], str | None], _Parts]] = {
     "your_turn": _your_turn,
     "reminder": _reminder,
     "timeout": _timeout,
@@ -219,8 +227,9 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], _Parts]] = {
 }
 
 
-def render(*, kind: str, payload: dict[str, Any]) -> RenderedEmail:
-    parts = RENDERERS.get(kind, _generic)(payload)
+def render(*, kind: str, payload: dict[str, Any], reply_to: str | None = None) -> RenderedEmail:
+    """The email of a row; ``reply_to``: its Reply-To (the player's reply address), if any."""
+    parts = RENDERERS.get(kind, _generic)(payload, reply_to)
     game = payload.get("game")
     link = [f"Open the game: {game['url']}"] if game else []
     text_blocks = [*parts.paragraphs]
@@ -239,16 +248,16 @@ def render(*, kind: str, payload: dict[str, Any]) -> RenderedEmail:
             + "\n".join(html_blocks)
             + "</body></html>"
         ),
-        reply_to=payload.get("reply_to") or None,
+        reply_to=reply_to or None,
     )
 
 
 _MESSAGE_ID = re.compile(r"<[^<>\s]{1,250}>")
 
 
-def _headers(payload: dict[str, Any]) -> dict[str, str]:
+def _headers(payload: dict[str, Any], reply_to: str | None) -> dict[str, str]:
     headers = {}
-    if payload.get("reply_to"):
+    if reply_to:
         # RFC 3834: automatic mail, so vacation responders do not answer a reply address.
         headers["Auto-Submitted"] = "auto-generated"
     in_reply_to = str(payload.get("in_reply_to") or "")
@@ -258,15 +267,17 @@ def _headers(payload: dict[str, Any]) -> dict[str, str]:
     return headers
 
 
-def build_message(*, kind: str, payload: dict[str, Any], to: str) -> EmailMultiAlternatives:
-    email = render(kind=kind, payload=payload)
+def build_message(
+    *, kind: str, payload: dict[str, Any], to: str, reply_to: str | None = None
+) -> EmailMultiAlternatives:
+    email = render(kind=kind, payload=payload, reply_to=reply_to)
     message = EmailMultiAlternatives(
         subject=email.subject,
         body=email.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         reply_to=[email.reply_to] if email.reply_to else None,
-        headers=_headers(payload),
+        headers=_headers(payload, email.reply_to),
     )
     message.attach_alternative(email.html, "text/html")
     return message

@@ -4,8 +4,11 @@ see at the table. The move service builds payloads with these and hands them to
 notifications.services.outbox.outbox_enqueue; notifications/emails.py renders them.
 
 Every payload has `game` (id, url, variant, players), `seat` (the recipient's, or None) and
-`names` (player names by seat); each kind adds its own keys, documented on its builder. Optional
-`reply_to` (an address) is copied to the email's Reply-To (play by email, mailplay/).
+`names` (player names by seat); each kind adds its own keys, documented on its builder.
+
+No payload holds a credential: the same payload feeds the event feed, webhooks and the admin,
+so the Reply-To of play by email is added only when the email is sent
+(notifications/services/delivery.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 
 from games import engine
 from games.engine import Table
@@ -49,6 +53,33 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
+def game_hand(game: Any) -> int | None:
+    """The number of the hand in play (or the last one), None before the deal.
+
+    Read from the game's snapshot: the callers that lock the game have it loaded already
+    (games.services.common.game_lock), so this costs no query on a move.
+    """
+    try:
+        table = game.state.table
+    except ObjectDoesNotExist:
+        return None
+    # Table JSON (docs/formats.md) leaves hand_number out for hand 1.
+    hand = table.get("hand_number", 1) if isinstance(table, dict) else None
+    return hand if isinstance(hand, int) else None
+
+
+def game_moment(game: Any, table: Table | None) -> dict[str, Any]:
+    """Where the game stood when a payload was built: the hand, the last move and whose turn
+    it was. Public facts; play by email binds the reply address of the email to them when the
+    email is sent (mailplay.services.reply_to), so that a reply answers the turn it showed."""
+    active = game.status == "active"
+    return {
+        "hand": table.hand if table is not None else game_hand(game),
+        "seq": game.last_seq,
+        "turn": game.turn_seat if active else None,
+    }
+
+
 def _base(game: Any, seat: int | None) -> dict[str, Any]:
     return {"game": game_data(game), "seat": seat, "names": seat_names(game)}
 
@@ -57,30 +88,15 @@ def turn_payload(*, game: Any, table: Table, seat: int) -> dict[str, Any]:
     """your_turn and reminder: the table as `seat` sees it, what it may do, the deadline.
 
     Keys: view (Player view JSON), legal (LegalActions.to_json()), deadline (ISO or None),
-    reply_to (the seat's own reply address for play by email, when mailplay is installed).
+    moment (game_moment).
     """
-    payload = {
+    return {
         **_base(game, seat),
         "view": engine.player_view(table, seat),
         "legal": engine.legal_actions(table, seat).to_json(),
         "deadline": _iso(game.deadline),
+        "moment": game_moment(game, table),
     }
-    reply_to = _reply_address(game, seat)
-    if reply_to:
-        payload["reply_to"] = reply_to
-    return payload
-
-
-def _reply_address(game: Any, seat: int) -> str | None:
-    # Play by email (mailplay/): this player's reply address in this game, in this payload
-    # only (it is a credential: never another recipient's).
-    from django.apps import apps
-
-    if not apps.is_installed("mailplay"):
-        return None
-    from mailplay.services.tokens import reply_address_for_seat
-
-    return reply_address_for_seat(game=game, seat=seat)
 
 
 def timeout_payload(

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clients.services.tokens import account_token_create
 from games import engine
 from games.engine.randomplay import random_action
 from games.models import Game, GameState
@@ -27,15 +27,23 @@ PASSWORD = "a-long-enough-password-42"
 
 
 def make_user(username: str) -> Any:
+    """A user with an account token, whose key (stored only hashed) is kept on `.api_key`."""
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-    Token.objects.create(user=user)
+    user.api_key = account_token_key(user)
     return user
 
 
+def account_token_key(user: Any) -> str:
+    """The key of a new account token of `user`."""
+    return account_token_create(owner=user)[1]
+
+
 def client_for(user: Any | None) -> APIClient:
+    """An API client with `user`'s account token (`.api_key`, or a new one)."""
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+        key = getattr(user, "api_key", None) or account_token_key(user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

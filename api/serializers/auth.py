@@ -37,4 +37,28 @@ class TokenInSerializer(serializers.Serializer):
 
 class TokenOutSerializer(serializers.Serializer):
     username = serializers.CharField()
-    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+    token_id = serializers.IntegerField(
+        help_text="The token's id: DELETE /tokens/{id}/ revokes it (sign this program out)."
+    )
+    token = serializers.CharField(
+        help_text="A new account token, shown only now (it is stored hashed). Send as "
+        "`Authorization: Token <token>` (or `Bearer`)."
+    )
+
+
+class PasswordChangeInSerializer(serializers.Serializer):
+    old_password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    new_password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+    def validate(self, attrs: dict) -> dict:
+        try:
+            password_validation.validate_password(
+                attrs["new_password"], user=self.context.get("user")
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"new_password": list(error.messages)}) from None
+        return attrs
+
+
+class AccountTokensRevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="How many account tokens were revoked.")

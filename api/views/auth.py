@@ -1,20 +1,50 @@
-"""Sign-up and tokens. The browsable API also accepts a session (login at /api-auth/login/)."""
+"""Sign-up, account tokens and the password. The browsable API also accepts a session (login
+at /api-auth/login/).
+
+Account tokens are API keys stored hashed (clients.ApiToken, kind "account"): each sign-in
+with a password gets a new one, shown once; a password change revokes them all and answers
+with a fresh one; POST /auth/token/revoke/ revokes them all (clients/services/tokens.py).
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, get_user_model
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model, update_session_auth_hash
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authtoken.models import Token
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.schema import BODY, THROTTLED, error
-from api.serializers.auth import RegisterInSerializer, TokenInSerializer, TokenOutSerializer
-from api.throttles import AuthRateThrottle
+from api.schema import BODY, COMMON, THROTTLED, error
+from api.serializers.auth import (
+    AccountTokensRevokedSerializer,
+    PasswordChangeInSerializer,
+    RegisterInSerializer,
+    TokenInSerializer,
+    TokenOutSerializer,
+)
+from api.throttles import AuthRateThrottle, PasswordRateThrottle
+from clients.models import ApiToken
+from clients.permissions import NotWithPersonalToken, TokenScopes
+from clients.services.tokens import account_token_create, account_tokens_revoke
+
+# Managing the account needs the account itself: a session or an account token.
+BY_PERSONAL_TOKEN = {403: error("Not with a personal token: use a session or an account token.")}
+
+
+def _token_response(user: Any, token: ApiToken, key: str, *, status_code: int = 200) -> Response:
+    response = Response(
+        {"username": user.get_username(), "token_id": token.pk, "token": key},
+        status=status_code,
+    )
+    # The key exists in clear only in this answer: no cache may keep it.
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 class RegisterView(APIView):
@@ -24,7 +54,7 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="auth_register",
-        summary="Create an account and get its token",
+        summary="Create an account and get an account token",
         tags=["auth"],
         request=RegisterInSerializer,
         responses={
@@ -39,13 +69,12 @@ class RegisterView(APIView):
         serializer = RegisterInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        user = get_user_model().objects.create_user(
-            username=data["username"], password=data["password"], email=data.get("email", "")
-        )
-        token = Token.objects.create(user=user)
-        return Response(
-            {"username": user.get_username(), "token": token.key}, status=status.HTTP_201_CREATED
-        )
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=data["username"], password=data["password"], email=data.get("email", "")
+            )
+            token, key = account_token_create(owner=user)
+        return _token_response(user, token, key, status_code=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
@@ -55,7 +84,10 @@ class TokenView(APIView):
 
     @extend_schema(
         operation_id="auth_token",
-        summary="Exchange a username and password for the account's token",
+        summary="Exchange a username and password for a new account token",
+        description="Every call gives a new key (keys are stored hashed, so an old one cannot "
+        "be shown again). A user keeps the newest CANASTA_ACCOUNT_TOKENS_PER_USER (default "
+        "10) account tokens; older ones are revoked. A password change revokes them all.",
         tags=["auth"],
         request=TokenInSerializer,
         responses={
@@ -82,5 +114,63 @@ class TokenView(APIView):
                 "invalid_credentials",
                 "Unknown username or wrong password.",
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.get_username(), "token": token.key})
+        token, key = account_token_create(owner=user)
+        return _token_response(user, token, key)
+
+
+class AccountTokensRevokeView(APIView):
+    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
+
+    @extend_schema(
+        operation_id="auth_token_revoke",
+        summary="Revoke every account token of mine (sign out every program)",
+        description="Every account token stops working at once, the one of this request "
+        "too. Personal tokens are not touched (revoke them with DELETE /tokens/{id}/).",
+        tags=["auth"],
+        request=None,
+        responses={200: AccountTokensRevokedSerializer, **BY_PERSONAL_TOKEN, **COMMON},
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"revoked": account_tokens_revoke(owner=request.user)})
+
+
+class PasswordView(APIView):
+    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
+    throttle_classes = [PasswordRateThrottle]
+
+    @extend_schema(
+        operation_id="auth_password_change",
+        summary="Change my password; every account token is revoked, a new one is returned",
+        description="Other sessions are signed out and every account token stops working "
+        "(the one of this request too): use the token in the answer. Personal tokens keep "
+        "working.",
+        tags=["auth"],
+        request=PasswordChangeInSerializer,
+        responses={
+            200: TokenOutSerializer,
+            400: error(
+                "A new password the rules refuse (invalid_request, details.fields) or a wrong "
+                "old password (invalid_credentials)."
+            ),
+            **BY_PERSONAL_TOKEN,
+            **BODY,
+            **COMMON,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        user = request.user
+        serializer = PasswordChangeInSerializer(data=request.data, context={"user": user})
+        serializer.is_valid(raise_exception=True)
+        if not user.check_password(serializer.validated_data["old_password"]):
+            raise ApiError(
+                status.HTTP_400_BAD_REQUEST, "invalid_credentials", "The old password is wrong."
+            )
+        with transaction.atomic():
+            user.set_password(serializer.validated_data["new_password"])
+            # Saving a new password revokes every account token (clients/passwords.py).
+            user.save(update_fields=["password"])
+            token, key = account_token_create(owner=user)
+        if request._request.session.session_key is not None:
+            # The session making the change stays signed in; every other one is signed out.
+            update_session_auth_hash(request._request, user)
+        return _token_response(user, token, key)

@@ -41,6 +41,7 @@ def delivery_entry(delivery: WebhookDelivery) -> dict[str, Any]:
 def token_entry(token: ApiToken) -> dict[str, Any]:
     return {
         "id": token.pk,
+        "kind": token.kind,
         "name": token.name,
         "scopes": list(token.scopes),
         "prefix": token.prefix,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from api.validators import no_control_characters
-from clients.models import EventKind, TokenScope
+from clients.models import EventKind, TokenKind, TokenScope
 from clients.selectors import DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX, EVENTS_PAGE_MAX
 
 KINDS_HELP = "Event kinds: " + ", ".join(EventKind.values) + "."
@@ -134,6 +134,11 @@ class ApiTokenInSerializer(serializers.Serializer):
 
 class ApiTokenSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=TokenKind.choices,
+        help_text="personal: made with POST /tokens/, scoped; account: given by POST "
+        "/auth/token/ for a password, may do everything the account may.",
+    )
     name = serializers.CharField()
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
     prefix = serializers.CharField(help_text="The key's first characters.")

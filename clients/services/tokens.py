@@ -1,8 +1,13 @@
-"""Personal API tokens: created with a name and scopes, listed, revoked.
+"""API tokens: personal ones (created with a name and scopes) and account tokens (given for a
+username and password, POST /auth/token/); listed, revoked.
 
 The key is shown once, at creation; only its sha256 is stored (a leaked database does not leak
 working keys), plus its first characters so that the owner can tell tokens apart. A key is
 long and random, so a plain hash (not a slow password hash) is enough.
+
+Account tokens: every sign-in gets a new one (a stored hash cannot give back an old key); a
+user keeps at most CANASTA_ACCOUNT_TOKENS_PER_USER live ones (the oldest are revoked). A
+password change revokes them all (clients/passwords.py), and their owner can revoke them.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from clients.models import ApiToken, TokenScope
+from clients.models import ApiToken, TokenKind, TokenScope
 from games.services.errors import ErrorKind, GameError
 
 KEY_PREFIX = "cnst_"
+ACCOUNT_KEY_PREFIX = "cnsa_"
+ACCOUNT_TOKEN_NAME = "account token"
 SHOWN_PREFIX_LENGTH = 12
 # last_used_at is written at most this often per token, not on every request.
 LAST_USED_PRECISION = timedelta(minutes=1)
@@ -52,7 +59,9 @@ def token_create(
     name = name.strip()
     if not name:
         raise GameError(ErrorKind.INVALID, "invalid_request", "A token needs a name.")
-    live = ApiToken.objects.filter(owner=owner, revoked_at__isnull=True).count()
+    live = ApiToken.objects.filter(
+        owner=owner, kind=TokenKind.PERSONAL, revoked_at__isnull=True
+    ).count()
     if live >= settings.CANASTA_API_TOKENS_PER_USER:
         raise GameError(
             ErrorKind.INVALID,
@@ -72,8 +81,42 @@ def token_create(
     return token, key
 
 
+def account_token_create(*, owner: Any) -> tuple[ApiToken, str]:
+    """A new account token for a user who proved their password, and its key (shown once).
+
+    Beyond CANASTA_ACCOUNT_TOKENS_PER_USER live account tokens, the oldest are revoked: signing
+    in never fails, and the table does not grow with every sign-in.
+    """
+    key = ACCOUNT_KEY_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        owner=owner,
+        kind=TokenKind.ACCOUNT,
+        name=ACCOUNT_TOKEN_NAME,
+        scopes=list(TokenScope.values),
+        key_hash=key_hash(key),
+        prefix=key[:SHOWN_PREFIX_LENGTH],
+        # Signing in with the password is its first use.
+        last_used_at=timezone.now(),
+    )
+    live = ApiToken.objects.filter(owner=owner, kind=TokenKind.ACCOUNT, revoked_at__isnull=True)
+    keep = live.order_by("-created_at", "-id").values_list("pk", flat=True)[
+        : settings.CANASTA_ACCOUNT_TOKENS_PER_USER
+    ]
+    live.exclude(pk__in=list(keep)).update(revoked_at=timezone.now())
+    return token, key
+
+
+def account_tokens_revoke(*, owner: Any) -> int:
+    """Revoke every live account token of `owner` (a password change, "sign out every
+    client"); returns how many. Personal tokens are not touched: each is revoked on its own."""
+    return ApiToken.objects.filter(
+        owner=owner, kind=TokenKind.ACCOUNT, revoked_at__isnull=True
+    ).update(revoked_at=timezone.now())
+
+
 def token_revoke(*, owner: Any, token_id: int) -> ApiToken:
-    """Revoke a token of `owner` (at once: the next request with it is refused)."""
+    """Revoke a token of `owner`, personal or account (at once: the next request with it is
+    refused)."""
     token = ApiToken.objects.filter(pk=token_id, owner=owner).first()
     if token is None:
         raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such token.")

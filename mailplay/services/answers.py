@@ -3,9 +3,11 @@ From address of the mail: answers go to the account's own address).
 
 The payload is the usual one (game, seat, names) plus `subject`, `paragraphs`, and when the
 game has a table the player's view (with their legal actions and deadline while it is their
-turn), `reply_to` (a new reply address of their own, bound to the game as it is after the
-email was processed, so they can answer the answer) and `in_reply_to` (threading).
-notifications/emails.py renders it; the table carries the command help.
+turn), `reply_by_email` (true when their reply address is live: the email is then sent with a
+new address of theirs as Reply-To, bound to `moment`, the game as it is after the email was
+processed, so they can answer the answer; the address itself is never in the payload) and
+`in_reply_to` (threading). notifications/emails.py renders it; the table carries the command
+help.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from django.core.exceptions import ObjectDoesNotExist
 from games import engine
 from games.models import Game, GameState
 from mailplay.models import ReplyToken
-from mailplay.services.tokens import reply_address, reply_token_issue
 from notifications.models import OutboxKind
-from notifications.payloads import game_data, seat_names
+from notifications.payloads import game_data, game_moment, seat_names
 from notifications.services.outbox import outbox_enqueue
 
 NOTHING_APPLIED = "Nothing was applied."
+# The payload key that asks for a Reply-To on an answer (mailplay.services.reply_to).
+REPLY_BY_EMAIL = "reply_by_email"
 
 
 @dataclass
@@ -86,8 +89,10 @@ def answer_enqueue(
             payload["legal"] = engine.legal_actions(table, seat).to_json()
             payload["deadline"] = game.deadline.isoformat() if game.deadline else None
     if token.revoked_at is None:  # a revoked address gets no new one: the next turn email has it
-        fresh = reply_token_issue(game=game, user=token.user, seat_number=seat)
-        payload["reply_to"] = reply_address(fresh.token)
+        # The address is made when the email is sent (mailplay.services.reply_to), bound to
+        # the moment written here: the game as this email was processed.
+        payload[REPLY_BY_EMAIL] = True
+        payload["moment"] = game_moment(game, table=None)
     if in_reply_to:
         payload["in_reply_to"] = in_reply_to
     outbox_enqueue(

@@ -16,13 +16,14 @@ from __future__ import annotations
 import base64
 import re
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from mailplay.models import ReplyToken
+from notifications.payloads import game_moment
 
 TOKEN_BYTES = 20
 TOKEN_LENGTH = 32
@@ -62,53 +63,25 @@ def token_in_address(address: str) -> str | None:
     return token
 
 
-def game_hand(game: Any) -> int | None:
-    """The number of the hand in play (or the last one), None before the deal.
+def reply_token_issue(
+    *, game: Any, user: Any, seat_number: int, moment: Mapping[str, Any] | None = None
+) -> ReplyToken:
+    """A new token for one email to this player, bound to the moment of the game it shows.
 
-    Read from the game's snapshot: the callers that lock the game have it loaded already
-    (games.services.common.game_lock), so this costs no query on a move.
+    ``moment`` is notifications.payloads.game_moment as the email's payload recorded it (the
+    hand, the last move, whose turn); without one, the game as it is now (``game`` up to
+    date). A reply plays only while the turn it describes lasts. One INSERT.
     """
-    try:
-        table = game.state.table
-    except ObjectDoesNotExist:
-        return None
-    # Table JSON (table-json.md) leaves hand_number out for hand 1.
-    hand = table.get("hand_number", 1) if isinstance(table, dict) else None
-    return hand if isinstance(hand, int) else None
-
-
-def reply_token_issue(*, game: Any, user: Any, seat_number: int) -> ReplyToken:
-    """A new token for one email to this player, bound to the game as it is now.
-
-    ``game`` must be up to date (its last move, turn and snapshot): the token records them
-    and a reply plays only while the turn they describe lasts. One INSERT.
-    """
+    moment = moment if moment is not None else game_moment(game, table=None)
     return ReplyToken.objects.create(
         game=game,
         user=user,
         seat_number=seat_number,
         token=new_token(),
-        hand=game_hand(game),
-        issued_seq=game.last_seq,
-        on_turn=game.status == "active" and game.turn_seat == seat_number,
+        hand=moment.get("hand"),
+        issued_seq=moment.get("seq"),
+        on_turn=moment.get("turn") == seat_number,
     )
-
-
-def reply_address_for_seat(*, game: Any, seat: int | None) -> str | None:
-    """A new Reply-To for the human player in ``seat`` of ``game`` (its prefetched seats).
-
-    Call it when the email's table is built, in the transaction of the move that caused it,
-    with the game as that move left it: the address is bound to that moment, and a reply
-    plays only while the turn it shows lasts (building it later, at delivery, would bind it
-    to a turn the email does not show).
-    """
-    if seat is None:
-        return None
-    for row in game.seats.all():
-        if row.number == seat and row.kind == "human" and row.user_id is not None:
-            token = reply_token_issue(game=game, user=row.user, seat_number=seat)
-            return reply_address(token.token)
-    return None
 
 
 def reply_token_revoke(*, game: Any, user: Any) -> int:

@@ -24,8 +24,7 @@ from typing import Any
 from games.models import Game, GameStatus, Move
 from mailplay.models import ReplyToken
 from mailplay.services.answers import NOTHING_APPLIED, Answer
-from mailplay.services.tokens import game_hand
-from notifications.payloads import seat_names
+from notifications.payloads import game_hand, seat_names
 
 EARLIER_TURN = "earlier_turn"
 

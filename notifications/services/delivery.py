@@ -1,9 +1,16 @@
-"""Sending one claimed outbox row through Django's email backend."""
+"""Sending one claimed outbox row through Django's email backend.
+
+The Reply-To of an email (play by email: the player's reply address, a credential) is never
+stored in a payload, which also feeds the event feed, webhooks and the admin: it is asked for
+here, when the row is sent, from the row's recipient, game and kind. mailplay registers the
+hook that answers (mailplay/apps.py); without it no email has a Reply-To.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from django.db import DatabaseError
 
@@ -21,6 +28,24 @@ logger = logging.getLogger(__name__)
 # Marking a row sent is retried on a database error: the mail is out, and a row left `sending`
 # would be sent again once its visibility timeout ends.
 MARK_SENT_TRIES = 3
+
+# Hooks that give a row's email its Reply-To (None: none); the first address wins.
+ReplyAddressHook = Callable[[Outbox], str | None]
+_reply_address_hooks: list[ReplyAddressHook] = []
+
+
+def reply_address_hook_register(hook: ReplyAddressHook) -> None:
+    """Called once from an app's ready(); registering the same hook twice is harmless."""
+    if hook not in _reply_address_hooks:
+        _reply_address_hooks.append(hook)
+
+
+def reply_address_for(row: Outbox) -> str | None:
+    for hook in _reply_address_hooks:
+        address = hook(row)
+        if address:
+            return address
+    return None
 
 
 def _mark_sent(row: Outbox) -> None:
@@ -50,8 +75,13 @@ def send_row(row: Outbox) -> str:
     if reason:
         outbox_mark_skipped(row, reason=reason)
         return OutboxStatus.SKIPPED
+    # Outside the render check below: a database error here is transient, and the row stays
+    # claimed until the sweep tries it again, instead of failing for good.
+    reply_to = reply_address_for(row)
     try:
-        message = build_message(kind=row.kind, payload=row.payload, to=row.recipient.email)
+        message = build_message(
+            kind=row.kind, payload=row.payload, to=row.recipient.email, reply_to=reply_to
+        )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a
         # ValueError) or a payload the templates cannot draw is the row's own fault, and no
         # retry would send it, so it fails at once instead of after every backoff.

@@ -35,7 +35,7 @@ def test_it_refuses_an_invalid_registration(users, body, field):
     assert field in error["details"]["fields"]
 
 
-def test_it_exchanges_credentials_for_the_same_token(users):
+def test_it_exchanges_credentials_for_a_new_account_token(users):
     client = client_for(None)
 
     response = client.post(
@@ -43,7 +43,10 @@ def test_it_exchanges_credentials_for_the_same_token(users):
     )
 
     assert response.status_code == 200
-    assert response.json() == {"username": "alice", "token": users["alice"].auth_token.key}
+    body = response.json()
+    assert set(body) == {"username", "token_id", "token"} and body["username"] == "alice"
+    assert body["token"].startswith("cnsa_") and body["token"] != users["alice"].api_key
+    assert response["Cache-Control"] == "no-store"
     wrong = client.post(
         "/api/v1/auth/token/", {"username": "alice", "password": "x"}, format="json"
     )

@@ -26,9 +26,14 @@ def test_creating_a_token_shows_the_key_once_and_stores_only_its_hash(clients, u
     assert stored.key_hash == hashlib.sha256(key.encode()).hexdigest()
     assert key not in str(ApiToken.objects.values().get(pk=created["id"]))
     listed = clients["alice"].get("/api/v1/tokens/").json()["tokens"]
-    assert [t["name"] for t in listed] == ["my bot"]
+    # Newest first: her personal token, then the account token the test clients sign in with.
+    assert [(t["kind"], t["name"]) for t in listed] == [
+        ("personal", "my bot"),
+        ("account", "account token"),
+    ]
     assert "key" not in listed[0] and listed[0]["prefix"] == key[:12]
-    assert clients["bob"].get("/api/v1/tokens/").json()["tokens"] == []
+    bobs = clients["bob"].get("/api/v1/tokens/").json()["tokens"]
+    assert [t["kind"] for t in bobs] == ["account"]
 
 
 def test_a_token_works_as_bearer_or_token_and_records_its_use(users, game):
@@ -37,26 +42,27 @@ def test_a_token_works_as_bearer_or_token_and_records_its_use(users, game):
         response = client.get(url(game))
         assert response.status_code == 200
         assert response.json()["my_seat"] == 0
-    assert all(t.last_used_at is not None for t in ApiToken.objects.all())
+    assert all(t.last_used_at is not None for t in ApiToken.objects.filter(kind="personal"))
 
 
 def test_the_account_token_still_works_with_token_and_bearer(users, game):
     for header in ("Token", "Bearer"):
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"{header} {users['alice'].auth_token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"{header} {users['alice'].api_key}")
         assert client.get(url(game)).status_code == 200
 
 
 def test_a_revoked_token_is_refused_at_once(clients, users, game):
     client = token_client(users["alice"], ["read"])
-    token = ApiToken.objects.get()
+    token = ApiToken.objects.get(kind="personal")
     assert client.get(url(game)).status_code == 200
 
     assert clients["alice"].delete(f"/api/v1/tokens/{token.pk}/").status_code == 204
 
     error = error_of(client.get(url(game)), 401)
     assert error["code"] == "authentication_failed"
-    assert clients["alice"].get("/api/v1/tokens/").json()["tokens"] == []
+    listed = clients["alice"].get("/api/v1/tokens/").json()["tokens"]
+    assert [t["kind"] for t in listed] == ["account"]
     assert code_of(clients["bob"].delete(f"/api/v1/tokens/{token.pk}/"), 404) == "not_found"
 
 
@@ -102,7 +108,7 @@ def test_a_personal_token_cannot_create_or_revoke_tokens(users):
     assert code_of(client.post("/api/v1/tokens/", {"name": "x"}, format="json"), 403) == (
         "permission_denied"
     )
-    own = ApiToken.objects.get()
+    own = ApiToken.objects.get(kind="personal")
     assert code_of(client.delete(f"/api/v1/tokens/{own.pk}/"), 403) == "permission_denied"
     assert client.get("/api/v1/tokens/").status_code == 200
 

@@ -15,7 +15,7 @@ from clients.models import ApiToken, Webhook
 from games.models import Game, GameState, Move
 from notifications.models import Absence, Outbox
 from tests.api.helpers import error_of
-from tests.game_fixtures import client_for, current_table, user_at
+from tests.game_fixtures import account_token_key, client_for, current_table, user_at
 
 LIMIT = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 DEEP = 100_000
@@ -39,7 +39,10 @@ def _snapshot(game: Game) -> tuple:
 
 @pytest.fixture
 def player(game: Any) -> Any:
-    return user_at(game, current_table(game).turn)
+    """The player on turn, with an account token made now (before any snapshot)."""
+    user = user_at(game, current_table(game).turn)
+    user.api_key = account_token_key(user)
+    return user
 
 
 @pytest.fixture

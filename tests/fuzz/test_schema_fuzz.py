@@ -18,7 +18,7 @@ from clients.services.tokens import token_create
 from clients.services.webhooks import webhook_create
 from notifications.services.absences import absence_declare
 from tests.fuzz.openapi import EXCLUDED_CHECKS, HEALTH_CHECKS_OFF, load_schema
-from tests.game_fixtures import current_table, user_at
+from tests.game_fixtures import account_token_key, current_table, user_at
 
 schema = load_schema()
 
@@ -36,7 +36,7 @@ def seated(game: Any, fuzz_settings: Any) -> dict[str, Any]:
     )
     token, _ = token_create(owner=user, name="fuzz", scopes=["read", "play"])
     return {
-        "token": user.auth_token.key,
+        "token": account_token_key(user),
         "ids": {
             "game_id": str(game.pk),
             "webhook_id": hook.pk,

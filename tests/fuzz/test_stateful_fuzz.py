@@ -25,7 +25,7 @@ from schemathesis import GenerationMode
 from games import engine
 from games.models import Game, GameState
 from tests.fuzz.openapi import EXCLUDED_CHECKS, HEALTH_CHECKS_OFF, load_schema
-from tests.game_fixtures import start_game, user_at
+from tests.game_fixtures import account_token_key, start_game, user_at
 
 # The operations of the play chain. With every operation in, the state machine has so many
 # rules that 20 scenarios rarely reach legal → actions; test_schema_fuzz.py covers them all.
@@ -53,11 +53,11 @@ def _token_for_game(game_id: Any, fallback: Any) -> str:
     try:
         game_id = uuid.UUID(str(game_id))
     except ValueError:  # no game in the path, or a negative case's garbage
-        return fallback.auth_token.key
+        return account_token_key(fallback)
     game = Game.objects.filter(pk=game_id, status="active").first()
     state = GameState.objects.filter(game=game).first() if game else None
     user = user_at(game, state.table["turn"]) if state else None
-    return (user or fallback).auth_token.key
+    return account_token_key(user or fallback)
 
 
 class Workflow(schema.as_state_machine()):  # type: ignore[misc]

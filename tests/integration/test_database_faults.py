@@ -31,6 +31,7 @@ from notifications import tasks
 from notifications.models import Outbox
 from tests.api.helpers import error_of, url
 from tests.game_fixtures import (  # noqa: F401
+    account_token_key,
     client_for,
     current_table,
     fast_password_hashing,
@@ -187,7 +188,7 @@ def test_a_real_server_answers_again_once_its_database_connections_were_dropped(
     player = user_at(game, player_seat)
     moves_before = Move.objects.filter(game=game).count()
     with gunicorn(env, tmp_path / "gunicorn.log") as server:
-        server.token = player.auth_token.key
+        server.token = account_token_key(player)
         for _ in range(4):  # both threads hold a connection now
             assert server.call("GET", f"/api/v1/games/{game.pk}/")[0] == 200
 

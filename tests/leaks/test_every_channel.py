@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
 
 from clients.models import Event
@@ -38,9 +37,11 @@ from games.models import Game, Hand
 from games.services import lobby
 from mailplay.models import ReplyToken
 from mailplay.services.autodraw import mail_player_set
+from mailplay.services.tokens import reply_address, reply_token_issue
 from notifications import payloads as notification_payloads
 from notifications import tasks
 from notifications.models import Outbox
+from notifications.services import delivery
 from notifications.services.outbox import outbox_sweep
 from tests.api.helpers import url
 from tests.api.test_leak import cards_in, public_cards, visible_to
@@ -81,7 +82,6 @@ def _people(players: int) -> list[Any]:
         user = get_user_model().objects.create_user(
             username=f"player{n}", email=f"player{n}@example.com", password="x" * 20
         )
-        Token.objects.create(user=user)
         mail_player_set(user=user, auto_draw=n % 2 == 0)  # forced draws for half of them
         webhook_create(owner=user, url=HOOK_URL)  # every kind
         people.append(user)
@@ -182,7 +182,7 @@ class Harness:
 
     def assert_no_secret(self, text: str, seat: int | None, where: str) -> None:
         for secret in self.secrets_hidden_from(seat):
-            assert secret not in text, f"{where}: a seed or another player's reply token"
+            assert secret not in text, f"{where}: a seed or a reply token it may not hold"
 
     def assert_cards(self, document: Any, allowed: Counter, where: str) -> None:
         """Each card shown no more often than the recipient could see it (per view, per log
@@ -221,14 +221,15 @@ class Harness:
             legal = row.payload.get("legal")
             if legal:
                 self.assert_cards({"legal": legal}, visible_to(after, seat), where)
-            self.assert_no_secret(json.dumps(row.payload), seat, where)
+            # No reply token at all, not even the recipient's: payloads feed other channels.
+            self.assert_no_secret(json.dumps(row.payload), None, where)
             self.checked["outbox"] += 1
         for event in Event.objects.filter(pk__gt=self.last_event).order_by("pk"):
             self.last_event = event.pk
             seat = self.seat_of[event.recipient_id]
             where = f"event {event.kind} to seat {seat}"
             self.assert_cards(event.payload, self.allowed(before, after, seat), where)
-            self.assert_no_secret(json.dumps(event.payload), seat, where)
+            self.assert_no_secret(json.dumps(event.payload), None, where)
             self.checked["event"] += 1
 
         outbox_sweep()  # emails through Django's backend, webhooks through the fake receiver
@@ -247,7 +248,7 @@ class Harness:
                 seat = self.seat_of[owner_id]
             where = f"webhook to seat {seat}"
             self.assert_cards(body, self.allowed(before, after, seat), where)
-            self.assert_no_secret(call["body"].decode(), seat, where)
+            self.assert_no_secret(call["body"].decode(), None, where)
             self.checked["webhook"] += 1
         self.calls_seen = len(self.receiver.calls)
 
@@ -356,14 +357,38 @@ def test_the_harness_catches_a_hidden_card_in_a_notification(
         _play_a_hand_and_check("classic", 2, _outside_world, caplog)
 
 
+def _address_of_seat(game: Any, seat: int) -> str:
+    user = game.seats.get(number=seat).user
+    return reply_address(reply_token_issue(game=game, user=user, seat_number=seat).token)
+
+
 def test_the_harness_catches_another_players_reply_address(
     db: Any, _outside_world: FakeReceiver, caplog: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    honest = notification_payloads._reply_address
+    def crossed(row: Outbox) -> str | None:  # the next player's address on the email
+        if row.game_id is None or not isinstance(row.payload.get("seat"), int):
+            return None
+        game = Game.objects.get(pk=row.game_id)
+        return _address_of_seat(game, (row.payload["seat"] + 1) % game.players)
 
-    def crossed(game: Any, seat: int) -> str | None:
-        return honest(game, (seat + 1) % game.players)
+    monkeypatch.setattr(delivery, "_reply_address_hooks", [crossed])
+    with pytest.raises(AssertionError, match="reply token"):
+        _play_a_hand_and_check("family", 2, _outside_world, caplog)
 
-    monkeypatch.setattr(notification_payloads, "_reply_address", crossed)
+
+def test_the_harness_catches_a_reply_address_in_a_payload(
+    db: Any, _outside_world: FakeReceiver, caplog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The leak issue 14 found: the player's own address in the turn payload, which is also
+    # their `your_turn` event and webhook body.
+    honest = notification_payloads.turn_payload
+
+    def with_address(*, game: Any, table: engine.Table, seat: int) -> dict[str, Any]:
+        return {
+            **honest(game=game, table=table, seat=seat),
+            "reply_to": _address_of_seat(game, seat),
+        }
+
+    monkeypatch.setattr(notification_payloads, "turn_payload", with_address)
     with pytest.raises(AssertionError, match="reply token"):
         _play_a_hand_and_check("family", 2, _outside_world, caplog)

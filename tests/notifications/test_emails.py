@@ -35,24 +35,37 @@ def test_a_turn_payload_holds_only_what_the_seat_may_see(table_game):
 def test_the_your_turn_email_shows_the_table_the_choices_the_deadline_and_the_link(table_game):
     table = _table(table_game)
     table_game.deadline = datetime(2026, 12, 1, 18, 30, tzinfo=UTC)
-    email = render(kind="your_turn", payload=turn_payload(game=table_game, table=table, seat=0))
+    email = render(
+        kind="your_turn",
+        payload=turn_payload(game=table_game, table=table, seat=0),
+        reply_to="play+abc@canasta.test",
+    )
 
     assert email.subject.startswith("[Canasta] Your turn: classic game")
     assert "Tue 01 Dec 2026, 18:30 UTC" in email.text
     assert "WHAT YOU CAN DO NOW" in email.text
     assert f"/games/{table_game.pk}/" in email.text
     assert f'href="http://127.0.0.1:8000/games/{table_game.pk}/"' in email.html
-    # Play by email (mailplay/): the player's own reply address and the command help.
-    assert email.reply_to.startswith("play+")
+    # Play by email (mailplay/): the reply address the sender passes, and the command help.
+    assert email.reply_to == "play+abc@canasta.test"
     assert "HOW TO REPLY" in email.text
+    without = render(kind="your_turn", payload=turn_payload(game=table_game, table=table, seat=0))
+    assert without.reply_to is None and "HOW TO REPLY" not in without.text
 
 
-def test_a_payload_with_reply_to_sets_the_reply_to_header(people):
+def test_the_turn_payload_holds_no_reply_address(table_game):
+    # It also feeds the event feed and webhooks: the address is added only to the email.
+    built = turn_payload(game=table_game, table=_table(table_game), seat=0)
+    assert "reply_to" not in built and "play+" not in str(built)
+
+
+def test_a_reply_to_in_a_stored_payload_is_ignored(people):
     row = enqueue(
         people["alice"], kind="match_over", payload=payload(reply_to="game+abc@example.com")
     )
     outbox_deliver(row.pk)
-    assert mail.outbox[0].reply_to == ["game+abc@example.com"]
+    assert mail.outbox[0].reply_to == []
+    assert "game+abc" not in mail.outbox[0].message().as_string()
 
 
 def test_the_other_kinds_render(table_game):

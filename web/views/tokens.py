@@ -1,4 +1,6 @@
-"""Settings → API tokens (/account/tokens/): list, create (the key is shown once), revoke.
+"""Settings → API tokens (/account/tokens/): personal tokens (list, create: the key is shown
+once, revoke) and account tokens, the programs signed in with the password (list, revoke one,
+revoke them all).
 
 The page calls the same services as the API (clients.services.tokens); a token made here is
 the one third-party clients send as `Authorization: Bearer <key>`.
@@ -13,9 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from clients.models import TokenScope
+from clients.models import TokenKind, TokenScope
 from clients.selectors import tokens_of
-from clients.services.tokens import token_create, token_revoke
+from clients.services.tokens import account_tokens_revoke, token_create, token_revoke
 from games.services.errors import GameError
 
 
@@ -35,7 +37,13 @@ class TokenForm(forms.Form):
 
 
 def _page(request: HttpRequest, form: TokenForm, *, new_key: str = "", status: int = 200):
-    context = {"form": form, "tokens": list(tokens_of(user=request.user)), "new_key": new_key}
+    tokens = list(tokens_of(user=request.user))
+    context = {
+        "form": form,
+        "tokens": [t for t in tokens if t.kind == TokenKind.PERSONAL],
+        "account_tokens": [t for t in tokens if t.kind == TokenKind.ACCOUNT],
+        "new_key": new_key,
+    }
     return render(request, "web/tokens.html", context, status=status)
 
 
@@ -44,6 +52,14 @@ def _page(request: HttpRequest, form: TokenForm, *, new_key: str = "", status: i
 def tokens_view(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _page(request, TokenForm())
+    if request.POST.get("form") == "revoke_account":
+        count = account_tokens_revoke(owner=request.user)
+        messages.success(
+            request,
+            f"{count} account token{'s' if count != 1 else ''} revoked: every program "
+            "that signed in with your password is signed out.",
+        )
+        return redirect("web:tokens")
     if request.POST.get("form") == "revoke":
         try:
             token = token_revoke(owner=request.user, token_id=int(request.POST.get("token", "0")))

@@ -1,4 +1,5 @@
-"""Personal API tokens: list, create (the key is shown once), revoke.
+"""API tokens: list (personal and account tokens), create a personal one (the key is shown
+once), revoke one of either kind.
 
 Creating and revoking need the account itself (session or account token): a personal token
 may list tokens (with `read`) but not mint or revoke any.
@@ -33,7 +34,7 @@ class TokensView(APIView):
 
     @extend_schema(
         operation_id="tokens_list",
-        summary="My personal API tokens that are not revoked (never their keys)",
+        summary="My API tokens that are not revoked, personal and account (never their keys)",
         tags=["tokens"],
         responses={200: ApiTokensOutSerializer, **COMMON},
     )
@@ -71,7 +72,7 @@ class TokenView(APIView):
 
     @extend_schema(
         operation_id="tokens_revoke",
-        summary="Revoke a token: it stops working at once",
+        summary="Revoke a token, personal or account: it stops working at once",
         tags=["tokens"],
         responses={
             204: None,
