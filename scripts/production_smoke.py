@@ -1,6 +1,10 @@
-"""The play part of scripts/production-smoke: a player signs up through the API of the running
-stack, opens a table against a bot, plays a few turns, and waits until the bot has moved
-(the worker) and an email to the player has been delivered (the worker, from the outbox).
+"""The parts of scripts/production-smoke written in Python:
+
+- `play`: a player signs up through the API of the running stack, opens a table against a
+  bot, plays a few turns, and waits until the bot has moved (the worker) and an email to the
+  player has been delivered (the worker, from the outbox, over SMTP);
+- `smtp-sink`: the mail server the worker's SMTP backend delivers to (the README's
+  production EMAIL_BACKEND), writing each message it accepts to a file.
 
 Standard library and examples/canasta_client.py only: it runs in the fresh venv built from
 requirements.txt. Every request carries the public Host and `X-Forwarded-Proto: https`, as
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socketserver
 import sys
 import time
 import uuid
@@ -34,16 +39,66 @@ def _client_kit() -> Any:
 def _mail_files(folder: Path, address: str) -> list[Path]:
     if not folder.is_dir():
         return []
-    return [p for p in folder.glob("*.log") if f"To: {address}" in p.read_text(errors="replace")]
+    return [p for p in folder.glob("*.eml") if f"To: {address}" in p.read_text(errors="replace")]
+
+
+class SmtpSink(socketserver.StreamRequestHandler):
+    """Enough SMTP (RFC 5321) for Django's SMTP backend without TLS or login: each message
+    accepted is written to a file of the server's `folder`."""
+
+    def _reply(self, line: str) -> None:
+        self.wfile.write(line.encode() + b"\r\n")
+
+    def handle(self) -> None:
+        folder: Path = self.server.folder  # type: ignore[attr-defined]
+        self._reply("220 smoke ESMTP")
+        while raw := self.rfile.readline():
+            verb = raw.decode(errors="replace").strip().split(" ", 1)[0].upper()
+            if verb == "EHLO":
+                self._reply("250-smoke")
+                self._reply("250 8BITMIME")
+            elif verb == "DATA":
+                self._reply("354 end with <CRLF>.<CRLF>")
+                lines = []
+                while (line := self.rfile.readline()) not in (b".\r\n", b".\n", b""):
+                    lines.append(line[1:] if line.startswith(b"..") else line)
+                message = folder / f"{time.time_ns()}.eml"
+                message.write_bytes(b"".join(lines))
+                self._reply("250 queued")
+            elif verb == "QUIT":
+                self._reply("221 bye")
+                return
+            else:  # HELO, MAIL, RCPT, RSET, NOOP
+                self._reply("250 ok")
+
+
+def smtp_sink(port: int, folder: Path) -> int:
+    folder.mkdir(parents=True, exist_ok=True)
+    socketserver.ThreadingTCPServer.allow_reuse_address = True
+    with socketserver.ThreadingTCPServer(("127.0.0.1", port), SmtpSink) as server:
+        server.folder = folder  # type: ignore[attr-defined]
+        server.serve_forever()
+    return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--host", required=True, help="the public host name (ALLOWED_HOSTS)")
-    parser.add_argument("--mail", required=True, type=Path, help="EMAIL_FILE_PATH")
-    parser.add_argument("--timeout", type=float, default=90)
+    commands = parser.add_subparsers(dest="command", required=True)
+    sink = commands.add_parser("smtp-sink", help="accept mail on a port, one file a message")
+    sink.add_argument("--port", type=int, required=True)
+    sink.add_argument("--mail", required=True, type=Path, help="the folder for the messages")
+    play = commands.add_parser("play", help="play against a bot until it moves and mail comes")
+    play.add_argument("--url", required=True)
+    play.add_argument("--host", required=True, help="the public host name (ALLOWED_HOSTS)")
+    play.add_argument("--mail", required=True, type=Path, help="the smtp-sink's folder")
+    play.add_argument("--timeout", type=float, default=90)
     args = parser.parse_args()
+    if args.command == "smtp-sink":
+        return smtp_sink(args.port, args.mail)
+    return play_against_a_bot(args)
+
+
+def play_against_a_bot(args: argparse.Namespace) -> int:
     kit = _client_kit()
     proxy_headers = {"Host": args.host, "X-Forwarded-Proto": "https"}
 
