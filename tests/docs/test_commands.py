@@ -14,8 +14,8 @@ starting the service:
 - commands that need a running service or the reader's shell (`curl`, `export`, `grep`, ...)
   are listed in NEEDS_A_SERVICE_OR_SHELL, and tests/test_deploy.py runs the health check.
 
-Inline code that is a whole command (starting `python `, `.venv/bin/python ` or `scripts/`
-with an argument) is checked the same way. A command with an unknown program fails the test:
+Inline code that is a whole command (starting `python `, `.venv/bin/python `, `celery -A `,
+`gunicorn ` or `scripts/` with an argument) is checked the same way. A command with an unknown program fails the test:
 add a check for it here, or the program to NEEDS_A_SERVICE_OR_SHELL.
 """
 
@@ -37,10 +37,19 @@ ARGV_CHECK = ROOT / "tests" / "docs" / "argv_check.py"
 PARSED = "argv_check: PARSED"
 COMMAND_BLOCK_LANGUAGES = {"", "sh", "shell", "bash", "console"}
 PYTHONS = {"python", "python3", ".venv/bin/python"}
-NEEDS_A_SERVICE_OR_SHELL = {"curl", "export", "grep", "sleep", "cd", "source", "redis-cli"}
+# Programs that act on a running service, the machine or the reader's shell: not run here.
+NEEDS_A_SERVICE_OR_SHELL = {
+    *("curl", "export", "grep", "sleep", "cd", "source", "echo", "cat", "ls", "mkdir", "cp"),
+    *("tail", "kill", "sudo", "ip", "systemctl", "journalctl", "docker", "honcho", "foreman"),
+    *("redis-cli", "redis-server", "psql", "createdb", "dropdb", "pg_ctlcluster", "pg_isready"),
+}
+# Command-line programs built on click: their options are checked with `--help` appended.
+CLICK_PROGRAMS = {"celery", "uvicorn"}
 SHELL_PROGRAM = re.compile(r"^\s*(for|while|if)\b|\(\)\s*\{|^\s*done\b", re.M)
 # Inline code that is a complete command, not a name (`scripts/serve`) or a synopsis.
-INLINE_COMMAND = re.compile(r"`((?:python3? |\.venv/bin/python |scripts/[\w-]+ )[^`]+)`")
+INLINE_COMMAND = re.compile(
+    r"`((?:python3? |\.venv/bin/python |scripts/[\w-]+ |celery -A |gunicorn )[^`]+)`"
+)
 # The options of the scripts that are not Python programs.
 SCRIPT_OPTIONS = {"scripts/production-smoke": {"--keep"}}
 # What separates commands on one line.
@@ -134,6 +143,10 @@ def _python_dry_run(args: list[str]) -> str | None:
         return f"missing requirement files {missing}" if missing or not requirements else None
     if args[:1] == ["-c"]:
         return None  # a one-liner: nothing to parse
+    if args[:2] == ["-m", "pytest"]:
+        # Collected, not run: the options, markers and paths must be valid.
+        run = _run([sys.executable, "-m", "pytest", "--collect-only", "-q", *args[2:]])
+        return None if run.returncode in (0, 5) else f"pytest refused {args[2:]}: {run.stdout}"
     run = _run([sys.executable, str(ARGV_CHECK), *args])
     if run.returncode != 0:
         return f"exit {run.returncode}: {run.stderr[-1500:]}"
@@ -147,8 +160,8 @@ def check(command: Command) -> str | None:
         return _python_dry_run(args)
     if program == "gunicorn":
         return _python_dry_run(["-m", "gunicorn", *args])
-    if program == "celery":
-        run = _run([sys.executable, "-m", "celery", *args, "--help"])
+    if program in CLICK_PROGRAMS:
+        run = _run([sys.executable, "-m", program, *args, "--help"])
         return None if run.returncode == 0 else f"exit {run.returncode}: {run.stderr[-1500:]}"
     if program.startswith("scripts/"):
         script = ROOT / program
