@@ -40,7 +40,6 @@ def _configure() -> None:
         SECRET_KEY="bench-only-" + "x" * 40,
         ALLOWED_HOSTS="testserver",
         SECURE_SSL_REDIRECT="0",  # the test client speaks plain HTTP (settings.py, DEBUG off)
-        THROTTLE_USER_RATE="100000000/min",
         THROTTLE_ANON_RATE="100000000/min",
         THROTTLE_READ_RATE="100000000/min",
         THROTTLE_PLAY_RATE="100000000/min",

@@ -86,7 +86,6 @@ def _server_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
         # Plain HTTP on the loopback: no TLS proxy in front of gunicorn here.
         SECURE_SSL_REDIRECT="0",
         # The throttles protect the service from one client; here they would cap the load.
-        THROTTLE_USER_RATE="100000000/min",
         THROTTLE_ANON_RATE="100000000/min",
         THROTTLE_READ_RATE="100000000/min",
         THROTTLE_PLAY_RATE="100000000/min",

@@ -268,19 +268,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", default=os.environ.get("CANASTA_TOKEN"))
     parser.add_argument("--hands", type=int, default=1, help="hands to play (0: the match)")
     parser.add_argument("--wait", type=float, default=DEFAULT_WAIT, help="long-poll seconds")
+    # The same options after the command (`new --bots 3 --hands 1`): SUPPRESS leaves a value
+    # given before the command, or the default above, unless the option is repeated here.
+    shared = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    shared.add_argument("--url")
+    shared.add_argument("--token")
+    shared.add_argument("--hands", type=int, help="hands to play (0: the match)")
+    shared.add_argument("--wait", type=float, help="long-poll seconds")
     commands = parser.add_subparsers(dest="command", required=True)
-    token = commands.add_parser("token", help="create a personal token (prints the key)")
+    token = commands.add_parser(
+        "token", parents=[shared], help="create a personal token (prints the key)"
+    )
     token.add_argument("--username", required=True)
     token.add_argument("--password", required=True)
     token.add_argument("--name", default="canasta_client.py")
-    new = commands.add_parser("new", help="create a table and play it")
+    new = commands.add_parser("new", parents=[shared], help="create a table and play it")
     new.add_argument("--variant", default="classic")
     new.add_argument("--players", type=int, default=4)
     new.add_argument("--bots", type=int, default=3, help="bot seats")
     new.add_argument("--level", default="basic", help="bot level")
-    join = commands.add_parser("join", help="take a seat at a table, then play")
+    join = commands.add_parser("join", parents=[shared], help="take a seat at a table, then play")
     join.add_argument("game")
-    resume = commands.add_parser("play", help="play a seat you hold")
+    resume = commands.add_parser("play", parents=[shared], help="play a seat you hold")
     resume.add_argument("game")
     args = parser.parse_args(argv)
 

@@ -15,7 +15,11 @@ def test_the_health_endpoint_reports_ok_and_sqlite(client, db):
     response = client.get("/api/v1/health/")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "sqlite"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "sqlite",
+        "components": {"database": "ok", "cache": "ok", "broker": "ok"},
+    }
 
 
 def test_the_openapi_schema_renders_and_lists_the_health_endpoint(client):

@@ -148,7 +148,7 @@ def test_a_request_refused_before_any_view_is_json_under_the_api(db, settings):
 
 def test_throttled_requests_get_429_with_retry_after(clients, monkeypatch):
     monkeypatch.setattr(
-        SimpleRateThrottle, "THROTTLE_RATES", {"user": "3/min", "anon": "2/min", "auth": "2/min"}
+        SimpleRateThrottle, "THROTTLE_RATES", {"read": "3/min", "anon": "2/min", "auth": "2/min"}
     )
 
     for _ in range(3):

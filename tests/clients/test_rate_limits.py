@@ -51,3 +51,118 @@ def test_the_limit_is_per_user_across_tokens_and_sessions(users, game, clients, 
     for client in (token_client(users["alice"]), token_client(users["alice"]), clients["alice"]):
         assert client.get(url(game)).status_code == 200
     assert error_of(clients["alice"].get(url(game)), 429)["code"] == "throttled"
+
+
+# --- Atomic counting and failing open (api/throttles.py) ---
+
+UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+@pytest.fixture
+def unreachable_cache(fresh_outage_state):
+    """Redis as the cache, at an address where nothing answers (set up after, and undone
+    before, the autouse fixture that clears the cache)."""
+    from django.test import override_settings
+
+    cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": UNREACHABLE_REDIS,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+    with override_settings(CACHES={"default": cache}):
+        yield
+
+
+@pytest.fixture
+def fresh_outage_state(monkeypatch):
+    from api import throttles
+
+    monkeypatch.setattr(throttles, "cache_outage", throttles._CacheOutage())
+    return throttles
+
+
+def concurrent_statuses(send, count: int, threads: int = 16) -> list[int]:
+    """Status codes of `count` calls of `send()` from `threads` threads started together."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    barrier = Barrier(threads)
+
+    def one_thread(_: int) -> list[int]:
+        barrier.wait()
+        return [send() for _ in range(count // threads)]
+
+    with ThreadPoolExecutor(threads) as pool:
+        return [code for codes in pool.map(one_thread, range(threads)) for code in codes]
+
+
+def test_concurrent_anonymous_requests_get_exactly_the_limit(db, monkeypatch):
+    import time_machine
+    from rest_framework.test import APIClient
+
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "120/min"})
+    # One fixed window for the whole test, whatever the wall clock says.
+    with time_machine.travel("2026-12-01 12:00:10Z", tick=False):
+        codes = concurrent_statuses(lambda: APIClient().get("/api/v1/variants/").status_code, 480)
+
+    assert codes.count(200) == 120
+    assert codes.count(429) == 360
+
+
+def test_with_the_cache_unreachable_requests_pass_and_one_line_is_logged(
+    users, game, monkeypatch, caplog, unreachable_cache
+):
+    from rest_framework.test import APIClient
+
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"anon": "1/min", "read": "1/min", "auth": "1/min"}
+    )
+    alice = token_client(users["alice"])
+
+    with caplog.at_level("WARNING", logger="api.throttles"):
+        for _ in range(5):
+            assert APIClient().get("/api/v1/variants/").status_code == 200
+            assert alice.get(url(game)).status_code == 200
+
+    lines = [r for r in caplog.records if r.name == "api.throttles"]
+    assert len(lines) == 1
+    assert "rate limits are off" in lines[0].getMessage()
+
+
+def test_the_outage_log_reports_what_was_let_through_then_the_recovery(fresh_outage_state, caplog):
+    outage = fresh_outage_state.cache_outage
+    with caplog.at_level("WARNING", logger="api.throttles"):
+        for _ in range(50):
+            outage.record_failure(ConnectionError("refused"))
+        outage.record_success()
+    messages = [r.getMessage() for r in caplog.records if r.name == "api.throttles"]
+    assert len(messages) == 2
+    assert "1 request(s)" in messages[0]
+    assert "back on" in messages[1] and "(49 let through)" in messages[1]
+
+
+def test_the_health_check_reports_the_cache_and_broker_down_as_degraded(
+    db, client, settings, unreachable_cache
+):
+    settings.CELERY_BROKER_URL = UNREACHABLE_REDIS
+
+    response = client.get("/api/v1/health/")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
+    assert response.json()["components"] == {
+        "database": "ok",
+        "cache": "unavailable",
+        "broker": "unavailable",
+    }
+
+
+def test_the_health_check_is_503_only_when_the_database_is_down(db, client, monkeypatch):
+    from api.views import health
+
+    monkeypatch.setattr(health, "database_state", lambda: "unavailable")
+
+    response = client.get("/api/v1/health/")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"

@@ -62,7 +62,11 @@ def test_the_health_endpoint_reports_postgresql(client, db):
     response = client.get("/api/v1/health/")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "postgresql"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "postgresql",
+        "components": {"database": "ok", "cache": "ok", "broker": "ok"},
+    }
 
 
 def test_a_locked_row_holds_off_a_second_transaction_until_commit(transactional_db):

@@ -101,7 +101,6 @@ def _shared_env(lan: Lan, mail_dir: Path) -> dict[str, str]:
         "DATABASE_URL": _database_url(pg_port),
         "REDIS_URL": f"redis://{SERVICES_ADDRESS}:{redis_lan_port}/{redis_db}",
         # One client plays every seat as fast as it can: the per-client limits would cap it.
-        "THROTTLE_USER_RATE": "100000000/min",
         "THROTTLE_ANON_RATE": "100000000/min",
         "THROTTLE_READ_RATE": "100000000/min",
         "THROTTLE_PLAY_RATE": "100000000/min",
