@@ -97,15 +97,14 @@ def test_a_refused_draw_keeps_nothing(game: Game) -> None:
 def test_a_system_batch_keeps_nothing_when_refused(game: Game) -> None:
     """Timeouts plan on the whole table: a refusal there is a bug, and rolls everything back."""
     before = current_table(game)
-    with pytest.raises(GameError):
-        with transaction.atomic():
-            locked = Game.objects.select_for_update().get(pk=game.pk)
-            seat = next(s for s in locked.seats.all() if s.number == before.turn)
-            commit_batch(
-                game=locked,
-                seat=seat,
-                actions=[{"type": "draw"}, {"type": "meld", "melds": [EVERY_CARD]}],
-                actor=Actor.SYSTEM,
-            )
+    with pytest.raises(GameError), transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        seat = next(s for s in locked.seats.all() if s.number == before.turn)
+        commit_batch(
+            game=locked,
+            seat=seat,
+            actions=[{"type": "draw"}, {"type": "meld", "melds": [EVERY_CARD]}],
+            actor=Actor.SYSTEM,
+        )
     assert not Move.objects.filter(game=game).exists()
     assert current_table(game).to_json() == before.to_json()
