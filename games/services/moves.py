@@ -26,7 +26,7 @@ from django.utils import timezone
 from games import engine
 from games.engine import Table
 from games.engine.actions import Action, Draw
-from games.engine.legal import pickup_actions
+from games.engine.public import draw_may_end_hand, pile_closed
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
 from games.services.bots import schedule_bot_turn
 from games.services.clock import clock_restart, clock_update
@@ -170,13 +170,15 @@ def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) 
 def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None:
     """The forced draw of play by email: the drawn cards, or None when nothing was drawn.
 
-    When the batch leaves a human at the start of a turn, that player plays by email with
-    auto-draw on (mailplay.services.autodraw) and drawing from the stock is their only legal
-    start (no pickup is legal), the service draws for them as a logged system move, in this
-    transaction, so their turn email already shows the drawn card and a whole turn takes one
-    reply. At most one draw per batch, never for a bot, never a draw that would end the hand.
+    When the batch leaves a human at the start of a turn and that player plays by email and
+    asks for it (mailplay.services.autodraw: always, or when the pile is publicly closed),
+    the service draws for them as a logged system move, in this transaction, so their turn
+    email already shows the drawn card and a whole turn takes one reply. Whether it draws is
+    seen by everyone, so it rests only on public facts (games.engine.public) and the player's
+    standing choice, never on their hand (docs/fair-play.md). At most one draw per batch,
+    never for a bot, never a draw that could end the hand (judged from the stock's size).
     """
-    from mailplay.services.autodraw import wants_auto_draw
+    from mailplay.services.autodraw import auto_draw_wanted
 
     table = pending.table
     if table.over or table.phase != "draw":
@@ -184,17 +186,12 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     seat = next((s for s in game.seats.all() if s.number == table.turn), None)
     if seat is None or seat.played_by_bot or seat.user_id is None:
         return None
-    # The database question first, so a turn change costs the same queries either way.
-    if not wants_auto_draw(user_id=seat.user_id):
+    if draw_may_end_hand(table):
         return None
-    if not table.stock or pickup_actions(table, table.turn, first_only=True):
+    closed = pile_closed(table, table.turn)
+    if not auto_draw_wanted(user_id=seat.user_id, pile_closed=closed):
         return None
-    try:
-        outcome = engine.apply(table, table.turn, {"type": "draw"})
-    except engine.EngineError:
-        return None
-    if outcome.table.over:
-        return None
+    outcome = engine.apply(table, table.turn, {"type": "draw"})
     pending.moves.append(
         Move(
             game=game,
