@@ -47,11 +47,11 @@ def _no_broker(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def _people(players: int) -> list[Any]:
+def _people(players: int, prefix: str = "player") -> list[Any]:
     people = []
     for n in range(players):
         user = get_user_model().objects.create_user(
-            username=f"player{n}", email=f"player{n}@example.com", password="x" * 20
+            username=f"{prefix}{n}", email=f"{prefix}{n}@example.com", password="x" * 20
         )
         Token.objects.create(user=user)
         people.append(user)
@@ -79,9 +79,11 @@ def _at_a_draw(table: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
-def _twin_games(variant: str, players: int) -> tuple[list[Game], list[Any], int]:
+def _twin_games(
+    variant: str, players: int, prefix: str = "player"
+) -> tuple[list[Game], list[Any], int]:
     """Four started games of the same people, their tables twins of the first one's."""
-    people = _people(players)
+    people = _people(players, prefix)
     games = [_game(variant, players, people) for _ in range(4)]
     base = _at_a_draw(current_table(games[0]).to_json())
     seat = base["turn"]
@@ -209,3 +211,85 @@ def test_an_emailed_draw_and_meld_lists_no_card_of_the_stock(db: Any) -> None:
         assert answer["paragraphs"][0].startswith("You drew "), answer
         assert "that draw stands" in answer["paragraphs"][0]
         assert not any("Nothing was applied" in p for p in answer["paragraphs"]), answer
+
+
+# --- a sweep: many refused batches, each against fresh twins --------------------------------
+
+BOGUS: list[dict[str, Any]] = [
+    {"type": "draw"},
+    {"type": "discard", "card": "JK"},
+    {"type": "pickup"},
+    {"type": "meld", "melds": [["AS", "AH", "AD"]]},
+    {"type": "meld", "add": {"K": ["KS"]}},
+    {"type": "answer", "yes": True},
+    {"type": "ask_partner"},
+    {"type": "discard", "card": "7H"},
+    {"type": "meld", "melds": [["7H", "7D", "7S"], ["KH", "KD", "JK"]]},
+]
+SWEEP = [
+    *[[action] for action in BOGUS],
+    *[[{"type": "draw"}, action] for action in BOGUS],
+    [{"type": "draw"}, {"type": "discard", "card": "9C"}, {"type": "draw"}],
+    [{"type": "draw"}, {"type": "meld", "melds": [["9C", "9D", "9H"]]}, {"type": "draw"}],
+]
+
+
+def _answer_of(response: Any) -> Any:
+    """A refusal's whole body; of a success, only that it succeeded (its body names the
+    game, and what it shows is compared through the player's view)."""
+    return response.json() if response.status_code >= 400 else response.status_code
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_sweep_of_batches_gets_the_same_answers_whatever_the_hidden_cards(
+    db: Any, players: int
+) -> None:
+    compared = 0
+    for number, actions in enumerate(SWEEP):
+        games, people, seat = _twin_games("classic", players, prefix=f"p{number}x")
+        client = client_for(people[seat])
+        outcomes = []
+        for game in games:
+            response = client.post(
+                url(game, "actions"),
+                {"actions": actions, "expected_version": game.version},
+                format="json",
+            )
+            assert response.status_code < 500, response.content[:300]
+            outcomes.append((client.get(url(game)).json()["table"], _answer_of(response)))
+        assert_answers_alike(outcomes, f"{actions} ({players} players)")
+        compared += 1
+    assert compared == len(SWEEP)
+
+
+EMAIL_SWEEP = [
+    "draw; discard 9c; draw",
+    "draw\nmeld 9c 9d 9h\ndiscard 9s",
+    "draw; add 5c to fives",
+    "draw; take",
+    "take; draw",
+    "draw; meld 4c 4d 4h 4s 4c 4d",
+]
+
+
+def test_a_sweep_of_email_replies_gets_the_same_answers_whatever_the_hidden_cards(
+    db: Any,
+) -> None:
+    for number, text in enumerate(EMAIL_SWEEP):
+        people = _people(4, prefix=f"p{number}x")
+        games, turns = [], []
+        for _ in range(4):
+            game = _game("classic", 4, people)
+            games.append(game)
+            turns.append(_turn_email(game, people[current_table(game).turn]))
+        base = current_table(games[0]).to_json()
+        seat = base["turn"]
+        for game, table in zip(games, twin_tables(base, seat, random.Random(text)), strict=True):
+            table_set(game, table)
+        player = people[seat]
+        outcomes = []
+        for game, turn in zip(games, turns, strict=True):
+            assert "processed" in receive(reply(turn, text, sender=player.email))
+            view = client_for(player).get(url(game)).json()["table"]
+            outcomes.append((view, _answer(game, player)))
+        assert_answers_alike(outcomes, repr(text))
