@@ -186,6 +186,7 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     seat = next((s for s in game.seats.all() if s.number == table.turn), None)
     if seat is None or seat.played_by_bot or seat.user_id is None:
         return None
+    # Everything read before the query is public, so the query count tells nothing either.
     if draw_may_end_hand(table):
         return None
     closed = pile_closed(table, table.turn)
