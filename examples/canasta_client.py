@@ -117,7 +117,8 @@ class CanastaClient:
         return self.request("GET", f"games/{game_id}/legal/")
 
     def act(self, game_id: str, actions: list[dict[str, Any]], version: int) -> dict[str, Any]:
-        """Post a batch (all or nothing). The Idempotency-Key makes a retry after a lost
+        """Post a batch (all or nothing, but a draw from the stock stands: a 422 with
+        details.applied > 0 kept it). The Idempotency-Key makes a retry after a lost
         answer safe: the server replays its first answer instead of playing twice."""
         return self.request(
             "POST",
@@ -196,8 +197,9 @@ def play_turn(client: CanastaClient, game_id: str, log: Callable[[str], None]) -
         try:
             game = client.act(game_id, batch, legal["version"])
         except ApiError as error:
-            if error.status == 409:
-                # The game changed under us (a timeout, a bot, a retry): look again.
+            if error.status == 409 or error.details.get("applied"):
+                # The game changed under us (a timeout, a bot, a retry), or a draw from the
+                # stock stood before a refusal (docs/fair-play.md): look again.
                 game = client.game(game_id)
                 continue
             raise

@@ -102,12 +102,21 @@ class InboundMessage(models.Model):
         return f"inbound {self.pk} ({self.status}: {self.reason})"
 
 
+class AutoDraw(models.TextChoices):
+    """When the service draws for an email player at the start of their turn. The choice may
+    rest only on the public table, never on the hidden hand (docs/fair-play.md)."""
+
+    OFF = "off", "Never: I draw or take the pile myself"
+    PILE_CLOSED = "pile_closed", "When nobody may take the pile (empty, or blocked on top)"
+    ALWAYS = "always", "Always, even when I could take the pile"
+
+
 class MailPlayer(models.Model):
     """A user who has played by email (created by their first processed email).
 
-    `auto_draw`: when the turn passes to them and drawing from the stock is the only legal
-    start, the service draws for them before writing the turn email, so a turn takes one
-    reply (games/services/moves.py). Only while their email mode sends every turn.
+    `auto_draw`: when the service draws from the stock for them as their turn starts, before
+    writing the turn email, so that a turn takes one reply (games/services/moves.py). Only
+    while their email mode sends every turn.
     """
 
     user = models.OneToOneField(
@@ -116,7 +125,9 @@ class MailPlayer(models.Model):
         primary_key=True,
         related_name="mail_player",
     )
-    auto_draw = models.BooleanField(default=True)
+    auto_draw = models.CharField(
+        max_length=16, choices=AutoDraw.choices, default=AutoDraw.PILE_CLOSED
+    )
     first_reply_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

@@ -1,8 +1,12 @@
 """The caller's own settings: email preferences and absences (vacations)."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from api.validators import not_too_far_ahead
+from mailplay.models import AutoDraw
+from mailplay.services.autodraw import FROM_SWITCH
 from notifications.models import EmailMode
 
 EMAIL_MODE_HELP = (
@@ -12,10 +16,24 @@ EMAIL_MODE_HELP = (
 
 
 AUTO_DRAW_HELP = (
-    "Play by email: when drawing from the stock is your only way to start a turn, the service "
-    "draws for you before mailing the turn, so one reply plays it. null until you have played "
-    "by email (answered a turn email)."
+    "Play by email: when the service draws from the stock for you as your turn starts, before "
+    "mailing the turn, so that one reply plays it. off: never; pile_closed: when the table "
+    "shows that nobody may take the pile (it is empty or blocked on top); always: every turn, "
+    "even when you could take the pile. Never on your hand's account (others see the draw). "
+    "null until you have played by email (answered a turn email)."
 )
+
+
+class AutoDrawField(serializers.ChoiceField):
+    """One of AutoDraw's values; true and false (the old switch) mean pile_closed and off."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=AutoDraw.choices, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool):
+            return FROM_SWITCH[data]
+        return super().to_internal_value(data)
 
 
 class PreferencesSerializer(serializers.Serializer):
@@ -23,7 +41,9 @@ class PreferencesSerializer(serializers.Serializer):
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, help_text="UTC hour after which the daily digest is sent."
     )
-    auto_draw = serializers.BooleanField(allow_null=True, help_text=AUTO_DRAW_HELP)
+    auto_draw = serializers.ChoiceField(
+        choices=AutoDraw.choices, allow_null=True, help_text=AUTO_DRAW_HELP
+    )
 
 
 class PreferencesPatchInSerializer(serializers.Serializer):
@@ -33,8 +53,10 @@ class PreferencesPatchInSerializer(serializers.Serializer):
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, required=False, help_text="UTC hour, 0-23."
     )
-    auto_draw = serializers.BooleanField(
-        required=False, help_text="The forced draw of play by email (only once you play by email)."
+    auto_draw = AutoDrawField(
+        required=False,
+        help_text="The forced draw of play by email (only once you play by email): off, "
+        "pile_closed or always (true and false still mean pile_closed and off).",
     )
 
 

@@ -79,8 +79,8 @@ class PreferencesView(APIView):
         responses={
             200: PreferencesSerializer,
             400: error(
-                "Unknown email_mode or digest_hour outside 0-23 (invalid_request); auto_draw "
-                "before playing by email (not_an_email_player)."
+                "Unknown email_mode or auto_draw, or digest_hour outside 0-23 "
+                "(invalid_request); auto_draw before playing by email (not_an_email_player)."
             ),
             **BODY,
             **COMMON,

@@ -133,10 +133,17 @@ class ActionsView(APIView):
 
     @extend_schema(
         operation_id="games_actions",
-        summary="Play actions for your seat, all or nothing",
-        description="The actions are applied in order; if any is refused nothing is applied "
-        "(422 with the engine's code and details.index). A hand that ends is scored, its seed "
-        "revealed and the next hand dealt in the same step. Answers with the new game.",
+        summary="Play actions for your seat, all or nothing (a draw from the stock stands)",
+        description="The actions are applied in order; if one is refused, nothing is applied "
+        "(422 with the engine's code, details.index and details.applied = 0). Except that a "
+        "draw from the stock stands, as at a real table: once the batch has drawn, a refusal "
+        "of a later action keeps the actions up to and including the draw (committed: a new "
+        "version, the cards in your hand) and refuses the rest. The 422 then says so: "
+        "details.applied (how many actions were kept), details.drawn (the cards drawn), "
+        "details.version (the new version: GET the game for the table). A malformed action is "
+        "refused before anything is applied. So no refusal describes a card you do not hold "
+        "(docs/fair-play.md). A hand that ends is scored, its seed revealed and the next hand "
+        "dealt in the same step. Answers with the new game.",
         tags=["play"],
         request=ActionsInSerializer,
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
@@ -149,8 +156,9 @@ class ActionsView(APIView):
             ),
             422: error(
                 "The engine refused an action: its code (not_your_turn, wrong_phase, "
-                "card_not_in_hand, invalid_action, ...), details.index; or "
-                "idempotency_key_reused."
+                "card_not_in_hand, invalid_action, ...), details.index, details.applied (0, or "
+                "the actions kept up to a draw from the stock, with details.drawn and "
+                "details.version); or idempotency_key_reused."
             ),
             **BODY,
             **GAME_COMMON,

@@ -12,7 +12,8 @@ A reply holds commands, one per line or several on a line separated by ``;``; "a
 "then" or "," before a verb also start a new command ("draw and meld 7h 7d 7s, then discard
 9c"), except ``meld``/``add`` continuing a take, meld or add, which stay one move. Blank lines
 are ignored; every other line must be a command (chatter such as "thanks!" is refused, so
-nothing is ever guessed). The commands are applied in order as one all-or-nothing batch.
+nothing is ever guessed). The commands are applied in order as one all-or-nothing batch, except
+that a draw from the stock stands when a later command is refused (docs/fair-play.md).
 At most `MAX_COMMANDS` commands; a line longer than `MAX_LINE_LENGTH` characters is refused.
 
 Forgiving: case does not matter, nor extra spaces, a leading bullet (``-``, ``*``, ``1.``),
@@ -883,6 +884,8 @@ def help_text(variant: str = "classic") -> str:
         "HOW TO REPLY",
         "Write commands at the top of your reply, one per line or separated by ;",
         "They are applied in order, all or nothing. Case and spacing do not matter.",
+        "But a draw from the stock stands, as at a real table: if a later command",
+        "is refused, the draw is kept, and you are told the cards it brought.",
         cards,
         "",
         *rows,

@@ -1,9 +1,15 @@
-"""Playing: a batch of actions applied all or nothing, and resignation (design.md, "Data flow").
+"""Playing: a batch of actions, and resignation (design.md, "Data flow").
 
 One transaction per call: lock the game, check the version, apply the batch to the snapshot
 with the engine, append one Move row per action, store the new snapshot, and when a hand ends
 score it, reveal its seed and deal the next one. The log is never replayed here: a move costs
 the same at move 3,000 as at move 10.
+
+A batch is all or nothing, except that a draw from the stock stands (docs/fair-play.md): once
+a draw has been applied, a refusal of a later action keeps the moves up to and including the
+draw, commits them, and only then refuses the rest (details.applied). Rolling the draw back
+would make the refusal a description of cards still in the stock: the player could read them
+and take the pile instead.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from django.utils import timezone
 
 from games import engine
 from games.engine import Table
-from games.engine.legal import pickup_actions
+from games.engine.actions import Action, Draw
+from games.engine.public import draw_may_end_hand, pile_closed
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
 from games.services.bots import schedule_bot_turn
 from games.services.clock import clock_restart, clock_update
@@ -61,24 +68,51 @@ class _Pending:
 
     table: Table
     moves: list[Move] = field(default_factory=list)
+    # A refusal that comes after a draw from the stock: the moves kept (up to the draw) are
+    # committed, then this is raised (moves_submit_with_table, moves_submit_for_seat).
+    refusal: GameError | None = None
+
+
+DRAW_STANDS = (
+    "Your draw from the stock stands (a draw cannot be taken back): the cards are in your "
+    "hand, and the actions after the draw were not played. Refused: "
+)
+
+
+def _parse_batch(actions: Sequence[Any]) -> list[Action]:
+    """Every action's shape, before any is applied: a malformed batch changes nothing."""
+    parsed = []
+    for index, action in enumerate(actions):
+        try:
+            parsed.append(engine.parse_action(action))
+        except engine.EngineError as error:
+            raise GameError(
+                ErrorKind.ILLEGAL,
+                error.code,
+                error.message,
+                {"index": index, "applied": 0, "hand_over": False},
+            ) from None
+    return parsed
 
 
 def _apply_batch(
     game: Game, seat: Seat, table: Table, actions: Sequence[Any], actor: str
 ) -> _Pending:
     pending = _Pending(table=table)
-    for index, action in enumerate(actions):
+    kept = _Pending(table=table)  # the batch up to its last draw from the stock
+    for index, parsed in enumerate(_parse_batch(actions)):
         try:
-            parsed = engine.parse_action(action)
             outcome = engine.apply(pending.table, seat.number, parsed)  # type: ignore[arg-type]
         except engine.EngineError as error:
-            # All or nothing: nothing has been written yet, so raising discards the batch.
-            raise GameError(
-                ErrorKind.ILLEGAL,
-                error.code,
-                error.message,
-                {"index": index, "applied": 0, "hand_over": pending.table.over},
-            ) from None
+            if not kept.moves:
+                # All or nothing: nothing has been written yet, so raising discards the batch.
+                raise GameError(
+                    ErrorKind.ILLEGAL,
+                    error.code,
+                    error.message,
+                    {"index": index, "applied": 0, "hand_over": pending.table.over},
+                ) from None
+            return _refused_after_draw(kept, index, error)
         pending.table = outcome.table
         pending.moves.append(
             Move(
@@ -91,7 +125,28 @@ def _apply_batch(
                 events=outcome.events,
             )
         )
+        if isinstance(parsed, Draw):
+            kept = _Pending(table=pending.table, moves=list(pending.moves))
     return pending
+
+
+def _refused_after_draw(kept: _Pending, index: int, error: engine.EngineError) -> _Pending:
+    """The batch cut after its draw, carrying the refusal to raise once it is committed. The
+    refusal was decided on the table after the draw, which the player now holds."""
+    drawn = [
+        card
+        for move in kept.moves
+        for event in move.events
+        if event.get("type") == "draw"
+        for card in event.get("cards") or []
+    ]
+    kept.refusal = GameError(
+        ErrorKind.ILLEGAL,
+        error.code,
+        DRAW_STANDS + error.message,
+        {"index": index, "applied": len(kept.moves), "hand_over": kept.table.over, "drawn": drawn},
+    )
+    return kept
 
 
 def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) -> None:
@@ -115,13 +170,15 @@ def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) 
 def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None:
     """The forced draw of play by email: the drawn cards, or None when nothing was drawn.
 
-    When the batch leaves a human at the start of a turn, that player plays by email with
-    auto-draw on (mailplay.services.autodraw) and drawing from the stock is their only legal
-    start (no pickup is legal), the service draws for them as a logged system move, in this
-    transaction, so their turn email already shows the drawn card and a whole turn takes one
-    reply. At most one draw per batch, never for a bot, never a draw that would end the hand.
+    When the batch leaves a human at the start of a turn and that player plays by email and
+    asks for it (mailplay.services.autodraw: always, or when the pile is publicly closed),
+    the service draws for them as a logged system move, in this transaction, so their turn
+    email already shows the drawn card and a whole turn takes one reply. Whether it draws is
+    seen by everyone, so it rests only on public facts (games.engine.public) and the player's
+    standing choice, never on their hand (docs/fair-play.md). At most one draw per batch,
+    never for a bot, never a draw that could end the hand (judged from the stock's size).
     """
-    from mailplay.services.autodraw import wants_auto_draw
+    from mailplay.services.autodraw import auto_draw_wanted
 
     table = pending.table
     if table.over or table.phase != "draw":
@@ -129,17 +186,13 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     seat = next((s for s in game.seats.all() if s.number == table.turn), None)
     if seat is None or seat.played_by_bot or seat.user_id is None:
         return None
-    # The database question first, so a turn change costs the same queries either way.
-    if not wants_auto_draw(user_id=seat.user_id):
+    # Everything read before the query is public, so the query count tells nothing either.
+    if draw_may_end_hand(table):
         return None
-    if not table.stock or pickup_actions(table, table.turn, first_only=True):
+    closed = pile_closed(table, table.turn)
+    if not auto_draw_wanted(user_id=seat.user_id, pile_closed=closed):
         return None
-    try:
-        outcome = engine.apply(table, table.turn, {"type": "draw"})
-    except engine.EngineError:
-        return None
-    if outcome.table.over:
-        return None
+    outcome = engine.apply(table, table.turn, {"type": "draw"})
     pending.moves.append(
         Move(
             game=game,
@@ -217,8 +270,12 @@ def moves_submit_with_table(
             # the rest of this turn runs on the player's clock, not the bot's.
             seat_release_bot(seat=seat)
             clock_update(game=game)
-        table = commit_batch(game=game, seat=seat, actions=actions, actor=actor)
-        return game, table
+        table, refusal = commit_batch_keeping_draws(
+            game=game, seat=seat, actions=actions, actor=actor
+        )
+    if refusal is not None:
+        raise refusal  # after the commit: the draw stands
+    return game, table
 
 
 def moves_submit_for_seat(
@@ -237,8 +294,10 @@ def moves_submit_for_seat(
         if expected_version is not None:
             require_version(game, expected_version)
         seat = next(s for s in game.seats.all() if s.number == seat_number)
-        commit_batch(game=game, seat=seat, actions=actions, actor=actor)
-        return game
+        _, refusal = commit_batch_keeping_draws(game=game, seat=seat, actions=actions, actor=actor)
+    if refusal is not None:
+        raise refusal  # after the commit: the draw stands
+    return game
 
 
 def _check_batch(actions: Sequence[Any]) -> None:
@@ -260,8 +319,23 @@ def seat_release_bot(*, seat: Seat) -> None:
 def commit_batch(
     *, game: Game, seat: Seat, actions: Sequence[Any], actor: str, now: datetime | None = None
 ) -> Table:
+    """commit_batch_keeping_draws for a batch planned on the whole table (a timeout's): any
+    refusal is raised in the caller's transaction, which then keeps nothing."""
+    table, refusal = commit_batch_keeping_draws(
+        game=game, seat=seat, actions=actions, actor=actor, now=now
+    )
+    if refusal is not None:
+        raise refusal
+    return table
+
+
+def commit_batch_keeping_draws(
+    *, game: Game, seat: Seat, actions: Sequence[Any], actor: str, now: datetime | None = None
+) -> tuple[Table, GameError | None]:
     """Apply, log, snapshot, restart the clock and write the notifications, in the caller's
-    transaction (the game row is locked). Returns the new table."""
+    transaction (the game row is locked). Returns the new table, and the refusal of an action
+    after a draw from the stock (the moves up to the draw are written): the caller raises it
+    once its transaction is committed. A refusal before any draw is raised here."""
     state = game.state
     before = engine.from_json(state.table)
     pending = _apply_batch(game, seat, before, actions, actor)
@@ -297,7 +371,9 @@ def commit_batch(
     )
     if game.bot_turn:
         schedule_bot_turn(game_id=game.pk, version=game.version)
-    return pending.table
+    if pending.refusal is not None:
+        pending.refusal.details["version"] = game.version  # the game as the draw left it
+    return pending.table, pending.refusal
 
 
 def _resign_winner(totals: list[int], loser: int) -> int | None:

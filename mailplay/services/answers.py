@@ -49,6 +49,28 @@ def error_answer(code: str, message: str, *, line: str = "", line_number: int = 
     return Answer(code, "Move refused", paragraphs, ok=False)
 
 
+def draw_stands_answer(
+    code: str,
+    message: str,
+    *,
+    drawn: list[str],
+    line: str = "",
+    line_number: int = 0,
+    next_steps: list[str],
+) -> Answer:
+    """A refusal after a draw from the stock: the draw was played and stays played (a draw
+    cannot be taken back, as at a real table); the commands after it were not."""
+    cards = f"You drew {' '.join(drawn)}" if drawn else "You drew from the stock"
+    paragraphs = [
+        f"{cards}: that draw stands, as at a real table, and the cards are in your hand.",
+        f"The commands after the draw were not played: {message} (code: {code}).",
+    ]
+    if line:
+        where = f"Line {line_number}" if line_number else "The command"
+        paragraphs.append(f'{where}: "{line}"')
+    return Answer(code, "Draw played, the rest refused", paragraphs + next_steps, ok=False)
+
+
 def _game_line(game: Game) -> str:
     return f"{game.variant} game {str(game.pk)[:8]}"
 

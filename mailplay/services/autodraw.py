@@ -1,9 +1,16 @@
-"""Who gets the forced draw: a player who plays by email (a `MailPlayer`, created by their
-first processed email) with `auto_draw` on, while their email mode sends every turn.
+"""Who gets the forced draw, and when: a player who plays by email (a `MailPlayer`, created by
+their first processed email) whose email mode sends every turn, by their own standing choice
+(`MailPlayer.auto_draw`, docs/fair-play.md):
 
-games.services.moves asks this when a batch leaves a human seat at the start of a turn; it
-does the draw itself (a logged system move) when drawing from the stock is the only legal
-start. Bots never get here.
+- ``off``: never;
+- ``pile_closed`` (the default): when the public table shows that they may not take the
+  pile (it is empty, a black three or a wild card is on top, ...);
+- ``always``: at the start of every turn, even when they could take the pile.
+
+games.services.moves asks this when a batch leaves a human seat at the start of a turn, with
+the public facts it read from the table; it does the draw itself (a logged system move).
+Nothing here ever sees the player's hand: whether the service draws is public, so it must
+tell the table nothing the table did not know. Bots never get here.
 """
 
 from __future__ import annotations
@@ -13,35 +20,57 @@ from typing import Any
 from django.conf import settings
 
 from games.services.errors import ErrorKind, GameError
-from mailplay.models import MailPlayer
+from mailplay.models import AutoDraw, MailPlayer
+
+# The old on/off switch, still accepted (PATCH /me/preferences/ {"auto_draw": true}, tests).
+FROM_SWITCH = {True: AutoDraw.PILE_CLOSED, False: AutoDraw.OFF}
 
 
-def wants_auto_draw(*, user_id: Any) -> bool:
-    """One query: the player plays by email, has auto_draw on and gets every turn's email."""
+def auto_draw_wanted(*, user_id: Any, pile_closed: bool) -> bool:
+    """One query: the player plays by email, gets every turn's email, and their choice asks
+    for a draw on a turn whose pile is (``pile_closed``) or is not publicly closed."""
     if not settings.CANASTA_MAIL_AUTO_DRAW or user_id is None:
         return False
+    wanted = [AutoDraw.ALWAYS, AutoDraw.PILE_CLOSED] if pile_closed else [AutoDraw.ALWAYS]
     return (
-        MailPlayer.objects.filter(user_id=user_id, auto_draw=True)
+        MailPlayer.objects.filter(user_id=user_id, auto_draw__in=wanted)
         .exclude(user__notification_preference__email_mode__in=("digest", "none"))
         .exists()
     )
 
 
-def mail_player_set(*, user: Any, auto_draw: bool) -> MailPlayer:
-    """Make the user an email player with this setting (tests, the admin)."""
-    player, _ = MailPlayer.objects.update_or_create(user=user, defaults={"auto_draw": auto_draw})
+def _choice(value: bool | str) -> str:
+    if isinstance(value, bool):
+        return FROM_SWITCH[value]
+    if value not in AutoDraw.values:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_request",
+            f"auto_draw is one of {', '.join(AutoDraw.values)}.",
+            {"fields": {"auto_draw": [f"{value!r} is not a choice."]}},
+        )
+    return value
+
+
+def mail_player_set(*, user: Any, auto_draw: bool | str) -> MailPlayer:
+    """Make the user an email player with this choice (tests, the admin); True and False are
+    the old switch (pile_closed and off)."""
+    player, _ = MailPlayer.objects.update_or_create(
+        user=user, defaults={"auto_draw": _choice(auto_draw)}
+    )
     return player
 
 
-def auto_draw_of(*, user: Any) -> bool | None:
-    """The player's forced-draw setting; None for someone who never played by email."""
+def auto_draw_of(*, user: Any) -> str | None:
+    """The player's forced-draw choice; None for someone who never played by email."""
     return MailPlayer.objects.filter(user_id=user.pk).values_list("auto_draw", flat=True).first()
 
 
-def auto_draw_update(*, user: Any, auto_draw: bool) -> MailPlayer:
-    """The player's own switch (Settings page, PATCH /me/preferences/). Only for someone who
+def auto_draw_update(*, user: Any, auto_draw: bool | str) -> MailPlayer:
+    """The player's own choice (Settings page, PATCH /me/preferences/). Only for someone who
     plays by email: the forced draw exists to make one reply a whole turn."""
-    updated = MailPlayer.objects.filter(user_id=user.pk).update(auto_draw=auto_draw)
+    choice = _choice(auto_draw)
+    updated = MailPlayer.objects.filter(user_id=user.pk).update(auto_draw=choice)
     if not updated:
         raise GameError(
             ErrorKind.INVALID,

@@ -2,7 +2,8 @@
 
 The commands are read against the game as it is when the email is processed (the player's
 current view), not as it was when the turn email was written; they are applied as one
-all-or-nothing batch at the game's current version. A move that lands between reading and
+all-or-nothing batch at the game's current version, except that a draw from the stock stands
+when a later command is refused (docs/fair-play.md). A move that lands between reading and
 applying (a bot's, a timeout) makes the batch stale: it is read again against the new state,
 at most `STALE_RETRIES` times.
 """
@@ -19,9 +20,9 @@ from games.mail.commands import Command, CommandError, format_action, parse_comm
 from games.mail.text import card_label
 from games.models import Game, Move, Seat
 from games.services.errors import GameError
-from games.services.moves import game_resign, moves_submit
+from games.services.moves import DRAW_STANDS, game_resign, moves_submit
 from mailplay.models import ReplyToken
-from mailplay.services.answers import Answer, error_answer
+from mailplay.services.answers import Answer, draw_stands_answer, error_answer
 
 STALE_RETRIES = 3
 _PHASE_TODO = {
@@ -127,6 +128,8 @@ def _run_once(*, token: ReplyToken, text: str) -> Answer | None:
         if error.code == "stale_version":
             return None
         command = _line_of(parsed.commands, error.details)
+        if error.details.get("applied"):
+            return _draw_stands(token, error, command)
         return error_answer(
             error.code,
             error.message.rstrip("."),
@@ -134,6 +137,25 @@ def _run_once(*, token: ReplyToken, text: str) -> Answer | None:
             line_number=command.line_number if command else 0,
         )
     return _applied(token, actions, before_seq)
+
+
+def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -> Answer:
+    """A refusal after a draw from the stock: the draw was played (it cannot be taken back),
+    the commands after it were not."""
+    game = _load(token.game_id)
+    seat = token.seat_number
+    table = _table(game)
+    display = engine.player_view(table, seat).get("display") or {} if table is not None else {}
+    drawn = [card_label(c, game.variant, display) for c in error.details.get("drawn") or []]
+    refused = error.message.removeprefix(DRAW_STANDS).rstrip(".")
+    return draw_stands_answer(
+        error.code,
+        refused,
+        drawn=drawn,
+        line=command.line if command else "",
+        line_number=command.line_number if command else 0,
+        next_steps=_next(game, seat),
+    )
 
 
 def _status(game: Game, seat: int) -> list[str]:

@@ -267,7 +267,7 @@ def test_bad_preferences_are_refused(clients, users, body, field):
 
 
 def test_an_email_player_turns_the_forced_draw_off_and_on(clients, users):
-    from mailplay.services.autodraw import mail_player_set, wants_auto_draw
+    from mailplay.services.autodraw import auto_draw_wanted, mail_player_set
 
     # Not an email player yet: refused, and nothing else in the request is applied either.
     refused = clients["bob"].patch(
@@ -277,12 +277,20 @@ def test_an_email_player_turns_the_forced_draw_off_and_on(clients, users):
     assert not NotificationPreference.objects.filter(user=users["bob"]).exists()
 
     mail_player_set(user=users["bob"], auto_draw=True)
-    assert clients["bob"].get(ME + "preferences/").json()["auto_draw"] is True
-    off = clients["bob"].patch(ME + "preferences/", {"auto_draw": False}, format="json")
-    assert off.json()["auto_draw"] is False
-    assert not wants_auto_draw(user_id=users["bob"].pk)
-    on = clients["bob"].patch(ME + "preferences/", {"auto_draw": True}, format="json")
-    assert on.json()["auto_draw"] is True and wants_auto_draw(user_id=users["bob"].pk)
+    assert clients["bob"].get(ME + "preferences/").json()["auto_draw"] == "pile_closed"
+    off = clients["bob"].patch(ME + "preferences/", {"auto_draw": "off"}, format="json")
+    assert off.json()["auto_draw"] == "off"
+    assert not auto_draw_wanted(user_id=users["bob"].pk, pile_closed=True)
+    on = clients["bob"].patch(ME + "preferences/", {"auto_draw": "always"}, format="json")
+    assert on.json()["auto_draw"] == "always"
+    assert auto_draw_wanted(user_id=users["bob"].pk, pile_closed=False)
+    # The old switch still works: true is pile_closed, false is off.
+    switch = clients["bob"].patch(ME + "preferences/", {"auto_draw": True}, format="json")
+    assert switch.json()["auto_draw"] == "pile_closed"
+    assert auto_draw_wanted(user_id=users["bob"].pk, pile_closed=True)
+    assert not auto_draw_wanted(user_id=users["bob"].pk, pile_closed=False)
+    bad = clients["bob"].patch(ME + "preferences/", {"auto_draw": "sometimes"}, format="json")
+    assert code_of(bad, 400) == "invalid_request"
 
 
 def test_preferences_need_a_signed_in_user(clients):

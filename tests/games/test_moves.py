@@ -49,18 +49,29 @@ def test_it_applies_an_action_logs_it_and_updates_the_snapshot(game):
 
 
 def test_a_batch_is_all_or_nothing(game):
+    game = _submit(game, [{"type": "draw"}])
+    table = current_table(game)
+    a_card = table.hands[table.turn][0]
+    discard = {"type": "discard", "card": a_card}
+
+    # Without a draw in it, a refused batch applies nothing (a draw stands: test_draws_stand).
+    error = _error(_submit, game, [discard, discard])
+
+    assert (error.kind, error.code, error.details["index"]) == (
+        ErrorKind.ILLEGAL,
+        "not_your_turn",
+        1,
+    )
+    assert error.details["applied"] == 0
+    assert current_table(game).to_json() == table.to_json()
+    assert Move.objects.count() == 1
+
+    game = _submit(game, [discard])
     table = current_table(game)
     drawn = engine.apply(table, table.turn, {"type": "draw"}).table
     a_card = drawn.hands[table.turn][0]
-
-    error = _error(_submit, game, [{"type": "draw"}, {"type": "draw"}])
-
-    assert (error.kind, error.code, error.details["index"]) == (ErrorKind.ILLEGAL, "wrong_phase", 1)
-    assert current_table(game).to_json() == table.to_json()
-    assert not Move.objects.exists()
-
     after = _submit(game, [{"type": "draw"}, {"type": "discard", "card": a_card}])
-    assert list(Move.objects.values_list("seq", flat=True)) == [1, 2]
+    assert list(Move.objects.values_list("seq", flat=True)) == [1, 2, 3, 4]
     assert after.version == game.version + 1  # one batch, one version
     assert after.turn_seat == (table.turn + 1) % 4
 

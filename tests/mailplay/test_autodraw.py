@@ -1,5 +1,6 @@
-"""The forced draw: for an email player whose only legal start is drawing from the stock, the
-service draws before writing the turn email, so a whole turn takes one reply."""
+"""The forced draw: for an email player who asks for it (always, or when the table shows that
+nobody may take the pile), the service draws before writing the turn email, so a whole turn
+takes one reply."""
 
 import pytest
 
@@ -48,7 +49,7 @@ def _carols_turn_payload():
     return Outbox.objects.filter(kind="your_turn", recipient__username="carol").get().payload
 
 
-def test_it_draws_for_an_email_player_when_drawing_is_the_only_start(game, people):
+def test_it_draws_for_an_email_player_when_the_pile_is_blocked(game, people):
     mail_player_set(user=people["carol"], auto_draw=True)
 
     game = _alice_blocks_the_pile(game, people)
@@ -99,13 +100,34 @@ def test_the_forced_draw_can_be_turned_off(game, people, settings, how):
     assert not Move.objects.filter(game=game, seat=1).exists()
 
 
-def test_no_forced_draw_when_the_pile_may_be_taken(game, people, monkeypatch):
-    import games.services.moves as moves
+def test_always_draws_even_when_the_pile_is_open(game, people):
+    mail_player_set(user=people["carol"], auto_draw="always")
+    table = GameState.objects.get(game=game).table
+    # alice discards a natural card: nothing on the table says carol cannot take the pile.
+    natural = next(c for c in table["hands"][0] if c[0] not in "23" and c != "JK")
 
-    mail_player_set(user=people["carol"], auto_draw=True)
-    monkeypatch.setattr(moves, "pickup_actions", lambda *a, **k: [{"type": "pickup"}])
+    moves_submit(
+        game_id=game.pk,
+        user=people["alice"],
+        actions=[{"type": "draw"}, {"type": "discard", "card": natural}],
+        expected_version=game.version,
+    )
 
-    game = _alice_blocks_the_pile(game, people)
+    [move] = Move.objects.filter(game=game, seat=1)
+    assert (move.actor, move.action) == (Actor.SYSTEM, {"type": "draw"})
+
+
+def test_pile_closed_does_not_draw_while_the_pile_is_open(game, people):
+    mail_player_set(user=people["carol"], auto_draw="pile_closed")
+    table = GameState.objects.get(game=game).table
+    natural = next(c for c in table["hands"][0] if c[0] not in "23" and c != "JK")
+
+    moves_submit(
+        game_id=game.pk,
+        user=people["alice"],
+        actions=[{"type": "draw"}, {"type": "discard", "card": natural}],
+        expected_version=game.version,
+    )
 
     assert not Move.objects.filter(game=game, seat=1).exists()
 
@@ -142,8 +164,8 @@ def test_an_email_player_who_starts_a_new_game_gets_the_forced_draw_too(people, 
 
     for name in ("alice", "bob", "carol", "dave"):
         mail_player_set(user=people[name], auto_draw=True)
-    # The deal decides whether the upcard could be taken; here it cannot.
-    monkeypatch.setattr(moves, "pickup_actions", lambda *a, **k: [])
+    # The deal decides whether the upcard closes the pile; here it does.
+    monkeypatch.setattr(moves, "pile_closed", lambda *a, **k: True)
 
     game = start_game(people)
 

@@ -90,11 +90,11 @@ def test_a_command_error_applies_nothing_and_names_the_line(game):
 def test_an_engine_error_applies_nothing_and_names_the_line(game):
     turn = _turn_mail()
 
-    status = receive(reply(turn, "draw\n\ndraw"))
+    status = receive(reply(turn, "status\n\ndiscard 4c"))
 
     assert "processed: wrong_phase" in status
     answer = _turn_mail()
-    assert 'Line 3: "draw"' in answer.body
+    assert 'Line 3: "discard 4c"' in answer.body
     assert "(code: wrong_phase)" in answer.body
     assert _moves(game) == []
 

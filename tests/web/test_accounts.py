@@ -144,12 +144,15 @@ def test_an_email_player_switches_the_forced_draw_on_the_settings_page(
 
     client = browser_for("alice")
     assert b"this setting appears once you have" in client.get("/settings/").content
-    refused = client.post("/settings/", {"form": "auto_draw", "auto_draw": "on"})
+    refused = client.post("/settings/", {"form": "auto_draw", "auto_draw": "always"})
     assert refused.status_code == 400 and auto_draw_of(user=users["alice"]) is None
 
     mail_player_set(user=users["alice"], auto_draw=True)
-    assert b'name="auto_draw" checked' in client.get("/settings/").content
-    assert client.post("/settings/", {"form": "auto_draw"}).status_code == 302  # unticked
-    assert auto_draw_of(user=users["alice"]) is False
-    client.post("/settings/", {"form": "auto_draw", "auto_draw": "on"})
-    assert auto_draw_of(user=users["alice"]) is True
+    assert b'value="pile_closed" checked' in client.get("/settings/").content
+    assert client.post("/settings/", {"form": "auto_draw", "auto_draw": "off"}).status_code == 302
+    assert auto_draw_of(user=users["alice"]) == "off"
+    client.post("/settings/", {"form": "auto_draw", "auto_draw": "always"})
+    assert auto_draw_of(user=users["alice"]) == "always"
+    assert b'value="always" checked' in client.get("/settings/").content
+    refused = client.post("/settings/", {"form": "auto_draw", "auto_draw": "sometimes"})
+    assert refused.status_code == 400 and auto_draw_of(user=users["alice"]) == "always"

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from games.services.errors import GameError
+from mailplay.models import AutoDraw
 from mailplay.services.autodraw import auto_draw_of, auto_draw_update
 from notifications.selectors import absences_of
 from notifications.services.absences import absence_cancel, absence_days_used, absence_declare
@@ -47,6 +48,7 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
         ),
         "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
         "auto_draw": auto_draw_of(user=user),
+        "auto_draw_choices": AutoDraw.choices,
         "absences": list(absences_of(user_ids=[user.pk], now=now)),
         "days_used": absence_days_used(user=user, year=now.year),
         "days_limit": settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR,
@@ -79,7 +81,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         return _invalid(request, preference_form=form)
     if which == "auto_draw":
         try:
-            auto_draw_update(user=user, auto_draw=request.POST.get("auto_draw") == "on")
+            auto_draw_update(user=user, auto_draw=request.POST.get("auto_draw", ""))
         except GameError as error:
             messages.error(request, error.message)
             return _invalid(request)

@@ -287,6 +287,10 @@
         if (error.code === "stale_version") {
           return refresh(true).then(function () { showError(STALE, error.code); });
         }
+        if (error.details && error.details.applied > 0) {
+          // A draw from the stock stands (docs/fair-play.md): show the table it left.
+          return refresh(false).then(function () { showError(error.message, error.code); });
+        }
         showError(error.message, error.code);
       });
     }).catch(function () {

@@ -1,0 +1,44 @@
+"""mailplay 0002: the old auto_draw switch becomes a choice. On becomes pile_closed (the
+public part of what it did), off stays off; the way back turns every choice but off on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("mailplay", "0001_initial")]
+AFTER = [("mailplay", "0002_auto_draw_choice")]
+
+
+def _migrate(targets: list[tuple[str, str]]) -> Any:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_existing_email_players_keep_a_sensible_choice() -> None:
+    try:
+        apps = _migrate(BEFORE)
+        user = apps.get_model("auth", "User")
+        player = apps.get_model("mailplay", "MailPlayer")
+        player.objects.create(user=user.objects.create(username="on"), auto_draw=True)
+        player.objects.create(user=user.objects.create(username="off"), auto_draw=False)
+
+        apps = _migrate(AFTER)
+        player = apps.get_model("mailplay", "MailPlayer")
+        choices = dict(player.objects.values_list("user__username", "auto_draw"))
+        assert choices == {"on": "pile_closed", "off": "off"}
+
+        player.objects.filter(user__username="on").update(auto_draw="always")
+        apps = _migrate(BEFORE)
+        player = apps.get_model("mailplay", "MailPlayer")
+        switches = dict(player.objects.values_list("user__username", "auto_draw"))
+        assert switches == {"on": True, "off": False}
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
