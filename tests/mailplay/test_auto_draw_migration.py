@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("mailplay", "0001_initial")]
-AFTER = [("mailplay", "0002_auto_draw_choice")]
+BEFORE = [("mailplay", "0002_reply_tokens_per_email_and_dedupe_per_player")]
+AFTER = [("mailplay", "0003_auto_draw_choice")]
 
 
 def _migrate(targets: list[tuple[str, str]]) -> Any:

@@ -18,7 +18,7 @@ def _to_switch(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("mailplay", "0001_initial")]
+    dependencies = [("mailplay", "0002_reply_tokens_per_email_and_dedupe_per_player")]
 
     operations = [
         migrations.AddField(
