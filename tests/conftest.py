@@ -1,7 +1,10 @@
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from hypothesis import settings
 
 # Tests never assert wall-clock time, and a Hypothesis deadline is one: off everywhere.
@@ -19,3 +22,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if INTEGRATION_DIR in item.path.parents:
             item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles() -> Iterator[None]:
+    # Rate-limit counters live in the cache, keyed by user id or address, which repeat from
+    # test to test: every test starts with a clean slate. Only the process-local cache of the
+    # unit pass; the integration pass's Redis also holds the Celery queue, and its tests clear
+    # what they use themselves.
+    cache = caches["default"]
+    local = isinstance(cache, LocMemCache)
+    if local:
+        cache.clear()
+    yield
+    if local:
+        cache.clear()

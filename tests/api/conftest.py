@@ -1,8 +1,6 @@
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 
 from tests.game_fixtures import (  # noqa: F401
     client_for,
@@ -11,14 +9,6 @@ from tests.game_fixtures import (  # noqa: F401
     private_game,
     users,
 )
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttles() -> Iterator[None]:
-    # Throttle counters live in the cache: every test starts with a clean slate.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
