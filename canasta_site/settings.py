@@ -5,6 +5,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from psycopg_pool import ConnectionPool
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -119,6 +120,8 @@ elif env_bool("CANASTA_DB_POOL", default=False):
         "min_size": 2,
         "max_size": int(os.environ.get("CANASTA_DB_POOL_SIZE", "20")),
         "timeout": 10,
+        # A connection the database dropped (restart, failover) is replaced, not handed out.
+        "check": ConnectionPool.check_connection,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -370,9 +373,7 @@ CANASTA_EVENTS_STREAM_SECONDS = float(os.environ.get("CANASTA_EVENTS_STREAM_SECO
 # Streams and waiting long polls one user may have open at once, across all web processes (429
 # beyond); an open one checks its credentials again this often and ends when they do.
 CANASTA_EVENTS_OPEN_PER_USER = int(os.environ.get("CANASTA_EVENTS_OPEN_PER_USER", "4"))
-CANASTA_EVENTS_AUTH_CHECK_SECONDS = float(
-    os.environ.get("CANASTA_EVENTS_AUTH_CHECK_SECONDS", "2")
-)
+CANASTA_EVENTS_AUTH_CHECK_SECONDS = float(os.environ.get("CANASTA_EVENTS_AUTH_CHECK_SECONDS", "2"))
 # Feed events and webhook delivery attempts older than this are deleted, once a day by beat.
 CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAYS", "30"))
 CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))

@@ -23,7 +23,6 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
 
 import redis
 from django.conf import settings
