@@ -5,7 +5,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from psycopg_pool import ConnectionPool
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -114,14 +113,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif env_bool("CANASTA_DB_POOL", default=False):
     # The ASGI web process (canasta_site/asgi.py turns this on) runs each request in a thread of
     # its own, so per-thread persistent connections would be opened anew every time: it borrows
-    # from a psycopg pool instead (Django allows no CONN_MAX_AGE with it). docs/event-streams.md
+    # from a psycopg pool instead (Django allows no CONN_MAX_AGE with it; with
+    # conn_health_checks each connection is checked as it is handed out). docs/event-streams.md
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("CANASTA_DB_POOL_SIZE", "20")),
         "timeout": 10,
-        # A connection the database dropped (restart, failover) is replaced, not handed out.
-        "check": ConnectionPool.check_connection,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
