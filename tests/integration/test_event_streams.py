@@ -9,6 +9,8 @@ import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -237,3 +239,21 @@ def test_a_long_poll_answers_as_soon_as_an_event_comes(server_env, players, tmp_
         waiter.join(timeout=35)
         assert answer["took"] < 10
         assert "match_over" in [e["kind"] for e in answer["body"]["events"]]
+
+
+def test_the_web_process_takes_no_client_address_from_a_header(server_env, tmp_path):
+    """uvicorn trusts X-Forwarded-For from the loopback by default; the Procfile's worker does
+    not, so the per-address limit of anonymous requests holds against made-up addresses."""
+    env = {**server_env, "THROTTLE_ANON_RATE": "3/min"}
+    with web(env, tmp_path / "web.log") as server:
+        statuses = []
+        for n in range(5):
+            request = urllib.request.Request(
+                server.base + "/api/v1/variants/", headers={"X-Forwarded-For": f"203.0.113.{n}"}
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as refused:
+                statuses.append(refused.code)
+        assert statuses.count(429) >= 1, statuses
