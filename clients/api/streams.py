@@ -21,10 +21,13 @@ import logging
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
+from typing import Any, TypeVar
 
 import redis
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
@@ -40,6 +43,7 @@ from clients.models import Event
 from clients.selectors import events_after
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A slot a process stopped renewing (it died) lapses after this long; open requests renew
 # theirs every FEED_SLOT_RENEW_SECONDS.
@@ -195,13 +199,31 @@ def serves_asynchronously(request: Request) -> bool:
     return isinstance(request._request, ASGIRequest)
 
 
+def request_thread_release() -> None:
+    """Lets the current ASGI request's own thread go. Django runs a request's synchronous parts
+    on a thread that asgiref keeps for the request until it ends (its ThreadSensitiveContext);
+    an open feed needs it no more once authenticated, so it would otherwise hold an idle thread
+    for minutes. A later thread-sensitive call of the request (rendering the answer) gets a
+    new one. Call it from the event loop, with no call pending on that thread."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 class FeedWatch:
     """One open feed: each `look` reads the events after the cursor and, every
     CANASTA_EVENTS_AUTH_CHECK_SECONDS, checks the credentials again and renews the slot.
 
-    `look` is synchronous (database and Redis); the async views call it through
-    sync_to_async. With `release_connection` (ASGI) it gives its database connection back after
-    each look, so an open feed holds no connection between looks."""
+    `look` is synchronous (database and Redis). With `asynchronous` (ASGI) the views call it
+    through `look_async`: it gives its database connection back after each look, and after the
+    first look (on the request's own thread, which holds the connection its authentication
+    opened) the request's thread is let go and later looks borrow a thread of the event loop's
+    shared pool, so an open feed holds neither a thread nor a connection between looks. Without
+    it (WSGI, the test client) every call runs on the request's thread, as Django's
+    async_to_sync arranges."""
 
     def __init__(
         self,
@@ -211,14 +233,15 @@ class FeedWatch:
         *,
         limit: int | None = None,
         slot: FeedSlot | None = None,
-        release_connection: bool = False,
+        asynchronous: bool = False,
     ) -> None:
         self.request = request
         self.view = view
         self.after = after
         self.limit = limit
         self.slot = slot
-        self.release_connection = release_connection
+        self.asynchronous = asynchronous
+        self.request_thread_held = asynchronous
         self.checked = time.monotonic()
 
     def look(self) -> list[Event]:
@@ -232,10 +255,23 @@ class FeedWatch:
             kwargs = {} if self.limit is None else {"limit": self.limit}
             events = events_after(user=self.request.user, after=self.after, **kwargs)
         finally:
-            if self.release_connection:
+            if self.asynchronous:
                 connection.close()
         if events:
             self.after = events[-1].pk
+        return events
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` from the event loop, on the request's thread while the feed holds
+        it, else on the loop's shared pool."""
+        shared = self.asynchronous and not self.request_thread_held
+        return await sync_to_async(function, thread_sensitive=not shared)(*args)
+
+    async def look_async(self) -> list[Event]:
+        events = await self.call(self.look)
+        if self.request_thread_held:
+            request_thread_release()
+            self.request_thread_held = False
         return events
 
     def close(self) -> None:

@@ -301,10 +301,29 @@ def procfile_web(port: int, *, workers: int | None = None) -> list[str]:
     return [sys.executable, "-m", "gunicorn", *argv[1:]]
 
 
+class WebProcess(Http):
+    """``Http`` at the root URL of a running web process; ``pid`` is its master's (and its
+    process group's) id."""
+
+    def __init__(self, base: str, pid: int) -> None:
+        super().__init__(base)
+        self.pid = pid
+
+    def threads(self) -> int:
+        """The threads of every process of the group (master and workers)."""
+        count = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # Fields after the command name, which is in parentheses: state, ppid, pgrp.
+                if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == self.pid:
+                    count += len(list((stat.parent / "task").iterdir()))
+        return count
+
+
 @contextlib.contextmanager
-def web(env: dict[str, str], log: Path, *, workers: int | None = None) -> Iterator[Http]:
+def web(env: dict[str, str], log: Path, *, workers: int | None = None) -> Iterator[WebProcess]:
     """The Procfile's web process on a free port, until the end of the block (then SIGKILL to
-    its process group); ``Http`` at its root URL."""
+    its process group)."""
     port = free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -315,7 +334,7 @@ def web(env: dict[str, str], log: Path, *, workers: int | None = None) -> Iterat
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    http = Http(f"http://127.0.0.1:{port}")
+    http = WebProcess(f"http://127.0.0.1:{port}", process.pid)
     try:
 
         def up() -> bool:

@@ -131,6 +131,28 @@ def test_open_streams_hold_no_thread_and_others_are_answered_fast(
         assert all(not feed.ended for feed in opened)  # the streams are still open
 
 
+def test_open_feeds_hold_no_thread_while_they_wait(server_env, players, feeds, tmp_path):
+    """20 streams and 20 long polls waiting: the web process has hardly more threads than
+    before they opened (a thread each would be 40 more)."""
+    env = {**server_env, "CANASTA_EVENTS_OPEN_PER_USER": "100"}
+    with web(env, tmp_path / "web.log", workers=1) as server:
+        alice = _token(players["alice"])
+        server.token = Token.objects.get(user=players["alice"]).key
+        for _ in range(5):  # the process's pools of threads and connections are warm
+            assert server.call("GET", "/api/v1/events/?wait=0")[0] == 200
+        before = server.threads()
+
+        streams = [_open(server, feeds, alice) for _ in range(20)]
+        polls = [
+            _open(server, feeds, alice, "/api/v1/events/?after=latest&wait=60") for _ in range(20)
+        ]
+        assert all(_streaming(feed) for feed in streams)
+        time.sleep(2)  # each poll has looked a few times
+        assert not any(poll.read_until(b"\r\n\r\n", timeout=0.1) for poll in polls)
+
+        assert server.threads() - before < 12, (before, server.threads())
+
+
 def test_one_users_open_feeds_are_capped_across_processes_with_429(
     server_env, players, feeds, tmp_path
 ):

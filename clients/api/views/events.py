@@ -102,7 +102,7 @@ async def _events_wait(watch: FeedWatch, wait: float) -> list[Event]:
     deadline = time.monotonic() + wait
     while (remaining := deadline - time.monotonic()) > 0:
         await _nap(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
-        events = await sync_to_async(watch.look)()
+        events = await watch.look_async()
         if events:
             return events
     return []
@@ -151,17 +151,17 @@ class EventsView(AsyncAPIView):
             self,
             after,
             limit=query.validated_data["limit"],
-            release_connection=serves_asynchronously(request),
+            asynchronous=serves_asynchronously(request),
         )
-        events = await sync_to_async(watch.look)()
+        events = await watch.look_async()
         wait = _wait(query)
         if not events and wait > 0:
             # Only a request that does wait counts among the user's open feeds.
-            watch.slot = await sync_to_async(feed_slot_take)(request.user.pk)
+            watch.slot = await watch.call(feed_slot_take, request.user.pk)
             try:
                 events = await _events_wait(watch, wait)
             finally:
-                await sync_to_async(watch.close)()
+                await watch.call(watch.close)
         last_id = events[-1].pk if events else after
         response = Response({"events": [event_entry(e) for e in events], "last_id": last_id})
         response["Cache-Control"] = "private, no-store"
@@ -224,7 +224,7 @@ async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
         ends += seconds
         while (remaining := ends - time.monotonic()) > 0:
             try:
-                events = await sync_to_async(watch.look)()
+                events = await watch.look_async()
             except exceptions.APIException as exc:
                 yield _ended(exc)
                 return
@@ -291,7 +291,7 @@ class EventStreamView(APIView):
             self,
             after,
             slot=feed_slot_take(request.user.pk),
-            release_connection=asynchronous,
+            asynchronous=asynchronous,
         )
         seconds = settings.CANASTA_EVENTS_STREAM_SECONDS
         response = StreamingHttpResponse(
