@@ -89,6 +89,17 @@ def moves_after(*, game: Game, after: int, limit: int = MOVES_PAGE_DEFAULT) -> l
     return list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit])
 
 
+def moves_page(*, game: Game, after: int, limit: int) -> tuple[list[Move], bool]:
+    """A page of the move log and whether more moves follow it.
+
+    One row past the page says whether there is more: asked of moves_after as limit + 1, that
+    row was clamped away at the largest page, which then claimed to be the last.
+    """
+    limit = max(1, min(limit, MOVES_PAGE_MAX))
+    rows = list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
+    return rows[:limit], len(rows) > limit
+
+
 def hands_of(*, game: Game) -> list[Hand]:
     return list(Hand.objects.filter(game=game).order_by("number"))
 

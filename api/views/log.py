@@ -53,17 +53,16 @@ class MovesView(APIView):
         query = MovesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
-        limit = query.validated_data["limit"]
-        moves = selectors.moves_after(
-            game=game, after=query.validated_data["after"], limit=limit + 1
+        moves, has_more = selectors.moves_page(
+            game=game, after=query.validated_data["after"], limit=query.validated_data["limit"]
         )
         viewer = viewer_seat(seat)
         return Response(
             {
                 "version": game.version,
                 "last_seq": game.last_seq,
-                "has_more": len(moves) > limit,
-                "moves": [move_entry(move, viewer) for move in moves[:limit]],
+                "has_more": has_more,
+                "moves": [move_entry(move, viewer) for move in moves],
             }
         )
 
