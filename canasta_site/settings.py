@@ -246,6 +246,14 @@ REST_FRAMEWORK = {
     ],
     # One error shape for every failure (api/errors.py).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # JSON only (docs/api-contract.md): a form or multipart body is 415, and so the schema
+    # offers generated clients JSON alone. The parser refuses strings that are not Unicode.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
