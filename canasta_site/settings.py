@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A URL over 4094 characters: 414, in the error shape under /api/ (before any other work).
+    "api.middleware.url_length_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (README "Deployment"); runserver serves them
