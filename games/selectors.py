@@ -4,9 +4,12 @@ filtering hidden cards) is the caller's job, through engine.player_view and engi
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
+from django.db import connection, transaction
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.access import may_view, seat_of
@@ -16,6 +19,27 @@ from games.services.errors import not_found
 # The moves endpoint pages through the log; a page never grows with the game's length.
 MOVES_PAGE_DEFAULT = 100
 MOVES_PAGE_MAX = 500
+
+
+@contextlib.contextmanager
+def read_snapshot() -> Iterator[None]:
+    """Every query inside reads the database as of one moment.
+
+    A game's answer is several queries (the game row, its seats, the absences, a page of the
+    log); between two of them a move could commit, and an answer showed version 13 with the
+    seats of version 14. On PostgreSQL the block is one REPEATABLE READ, READ ONLY
+    transaction: its snapshot is taken at its first query and never blocks or is blocked by
+    a writer. Inside an outer transaction (a write's own answer, a test's) the outer one
+    decides. SQLite runs each transaction BEGIN IMMEDIATE (settings.py), which would make
+    readers queue behind writers, so there reads stay as they were (development only).
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def _seats() -> Prefetch:

@@ -26,7 +26,7 @@ from api.schema import (
 )
 from api.serializers.games import GameDetailSerializer
 from api.serializers.play import ActionsInSerializer, LegalOutSerializer
-from api.views.common import game_response, seat_for, with_cache_headers
+from api.views.common import game_response, one_snapshot, seat_for, with_cache_headers
 from games import engine, selectors
 from games.services.common import require_active, require_player
 from games.services.moves import game_resign, moves_submit_with_table
@@ -60,6 +60,7 @@ class GameDetailView(APIView):
             **GAME_COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
         tag = etag(game, seat)
@@ -80,6 +81,7 @@ class LegalView(APIView):
             **GAME_COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         game, _ = selectors.game_visible_to(game_id=game_id, user=request.user)
         seat = require_player(game, request.user)
