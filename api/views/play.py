@@ -7,7 +7,6 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -129,10 +128,6 @@ def _expected_version(request: Request, body_version: int | None, game_id: UUID)
 
 
 class ActionsView(APIView):
-    # Actions are nested lists and objects, which form encodings cannot carry: JSON only, and
-    # the schema says so (a form body is 415 unsupported_media_type).
-    parser_classes = [JSONParser]
-
     @extend_schema(
         operation_id="games_actions",
         summary="Play actions for your seat, all or nothing",
