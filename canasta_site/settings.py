@@ -248,7 +248,7 @@ REST_FRAMEWORK = {
     ],
     # One error shape for every failure (api/errors.py).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    # JSON only (docs/api-contract.md): a form or multipart body is 415, and so the schema
+    # JSON only (docs/api.md): a form or multipart body is 415, and so the schema
     # offers generated clients JSON alone. The parser refuses strings that are not Unicode.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
