@@ -6,10 +6,11 @@ Time is moved, never slept: deadlines_sweep(now=...) applies the timeouts a beat
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -352,8 +353,13 @@ def test_a_finished_game_shows_no_absences(clients, users, game):
     ],
 )
 def test_a_bad_absence_is_refused_in_the_error_shape(clients, users, starts, ends, code):
-    now = timezone.now()
-    response = _declare(clients["alice"], starts_at=_iso(now + starts), ends_at=_iso(now + ends))
+    # Mid-year: in December, 40 days from tomorrow fall in two years, each under the yearly
+    # limit, and the absence was accepted.
+    with time_machine.travel(datetime(2026, 6, 1, 12, 0, tzinfo=UTC), tick=False):
+        now = timezone.now()
+        response = _declare(
+            clients["alice"], starts_at=_iso(now + starts), ends_at=_iso(now + ends)
+        )
     assert code_of(response, 400) == code
     assert not Absence.objects.exists()
 
