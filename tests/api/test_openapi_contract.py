@@ -1,6 +1,6 @@
 """The OpenAPI contract (issue 15, item 8): the schema validates, offers JSON bodies only, types
 actions and events, and a client generated from it with openapi-python-client plays a hand
-against a bot through a live server."""
+against three bots through a live server."""
 
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ def _choose(legal: Any, rng: random.Random) -> Any:
     return rng.choice(legal.actions)
 
 
-def test_a_generated_client_plays_a_hand_against_a_bot(
+def test_a_generated_client_plays_a_hand_against_bots(
     generated, one_request_at_a_time, live_server, bots_in_process, settings
 ):
     settings.ALLOWED_HOSTS = ["*"]
@@ -233,7 +233,7 @@ def test_a_generated_client_plays_a_hand_against_a_bot(
     created = games_create.sync(
         client=client,
         body=models.GameCreateInRequest(
-            variant="classic", players=2, bots=[models.BotLevelEnum.BASIC]
+            variant="classic", players=4, bots=[models.BotLevelEnum.BASIC] * 3
         ),
     )
     assert isinstance(created, models.GameDetail), created
@@ -270,7 +270,7 @@ def test_a_generated_client_plays_a_hand_against_a_bot(
     hands = games_hands.sync(client=client, game_id=game_id).hands
     first = hands[0]
     assert first.seed and hashlib.sha256(bytes.fromhex(first.seed)).hexdigest() == first.commitment
-    assert isinstance(first.result, models.HandResult) and len(first.result.totals) == 2
+    assert isinstance(first.result, models.HandResult) and len(first.result.totals) == 2  # sides
 
     # The whole log parses into the typed events, a page at a time.
     after, kinds = 0, set()
