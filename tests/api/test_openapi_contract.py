@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import pkgutil
 import random
 import subprocess
 import sys
@@ -153,7 +154,11 @@ def _generate(schema: dict[str, Any], where: Path) -> ModuleType:
     # Every operation and model was generated: the generator names what it had to skip.
     assert "Unable to parse" not in run.stdout + run.stderr, run.stdout + run.stderr
     sys.path.insert(0, str(where))
-    return importlib.import_module("canasta_client")
+    package = importlib.import_module("canasta_client")
+    # Every operation and model imports (some did not, with the old schema).
+    for module in pkgutil.walk_packages(package.__path__, "canasta_client."):
+        importlib.import_module(module.name)
+    return package
 
 
 @pytest.fixture
