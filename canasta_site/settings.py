@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A URL over 4094 characters: 414, in the error shape under /api/ (before any other work).
+    "api.middleware.url_length_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (README "Deployment"); runserver serves them
@@ -265,6 +267,14 @@ REST_FRAMEWORK = {
     ],
     # One error shape for every failure (api/errors.py).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # JSON only (docs/api.md): a form or multipart body is 415, and so the schema
+    # offers generated clients JSON alone. The parser refuses strings that are not Unicode.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Counted atomically in the shared cache, let through when it is down (api/throttles.py).
     # No overall per-user limit: read + play per user already bound a user.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -302,6 +312,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_links",
+        "api.schema.pin_discriminators",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
