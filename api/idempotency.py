@@ -14,6 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
+from api.renderers import JSONRenderer
+from games.models import IdempotencyRecord
 from games.services.idempotency import (
     idempotency_claim,
     idempotency_complete,
@@ -63,28 +65,58 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         claim = idempotency_claim(user=request.user, key=key, fingerprint=_fingerprint(request))
         record = claim.record
         if claim.replay:
-            response = Response(record.response_body, status=record.response_status)
-            for name, value in record.response_headers.items():
-                response[name] = value
-            response[REPLAYED] = "true"
-            return response
+            return _replayed(record)
         try:
-            try:
-                response = handler(view, request, *args, **kwargs)
-            except Exception as exc:
-                # The view's exception handler renders expected errors (raises the rest), so
-                # the stored response is exactly what the client would have seen.
-                response = view.handle_exception(exc)
+            return _first_response(handler, record, view, request, *args, **kwargs)
         except BaseException:
+            # Whatever failed (the view, the rendering, storing the answer), the key must not
+            # stay claimed: a retry would get 409 request_in_progress for a minute.
             idempotency_release(record=record)
             raise
-        if response.status_code >= 500:
-            idempotency_release(record=record)
-            return response
-        headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
-        idempotency_complete(
-            record=record, status=response.status_code, body=response.data, headers=headers
-        )
-        return response
 
     return wrapper
+
+
+def _first_response(
+    handler: Callable[..., Response],
+    record: IdempotencyRecord,
+    view: APIView,
+    request: Request,
+    *args: Any,
+    **kwargs: Any,
+) -> Response:
+    try:
+        response = handler(view, request, *args, **kwargs)
+    except Exception as exc:
+        # The view's exception handler renders expected errors (raises the rest), so the
+        # stored response is exactly what the client would have seen.
+        response = view.handle_exception(exc)
+    if response.status_code >= 500:
+        idempotency_release(record=record)
+        return response
+    headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
+    idempotency_complete(
+        record=record, status=response.status_code, body=_rendered(response), headers=headers
+    )
+    return response
+
+
+def _rendered(response: Response) -> str:
+    """The body as JSON text, keys in the order the view wrote them.
+
+    Stored as one JSON string, not as an object: PostgreSQL's jsonb reorders an object's keys
+    (shortest first), so a replay rebuilt from it was not the first response byte for byte.
+    """
+    return JSONRenderer().render(response.data).decode()
+
+
+def _replayed(record: IdempotencyRecord) -> Response:
+    body = record.response_body
+    if isinstance(body, str):
+        # json.loads keeps the keys' order, so the renderer writes the same bytes again.
+        body = json.loads(body) if body else None
+    response = Response(body, status=record.response_status)
+    for name, value in record.response_headers.items():
+        response[name] = value
+    response[REPLAYED] = "true"
+    return response

@@ -43,13 +43,13 @@ UNAUTHENTICATED = {401: error("No or invalid credentials (not_authenticated).")}
 NOT_FOUND = {404: error("No such game, or one you may not see (not_found).")}
 THROTTLED = {429: error("Too many requests (throttled); see the Retry-After header.")}
 COMMON = {**UNAUTHENTICATED, **THROTTLED}
-# Every operation with a request body: a body too large to read, or of a content type the API
-# does not parse (an unreadable one is 400 malformed_request, with the other 400s).
+# Every operation with a request body: a body too large to read, or not JSON (form and
+# multipart bodies included; an unreadable one is 400 malformed_request, with the other 400s).
 BODY = {
     413: error(
         "The body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE (request_too_large, details.limit)."
     ),
-    415: error("Not JSON, form or multipart data (unsupported_media_type)."),
+    415: error("Not JSON: the API reads JSON bodies only (unsupported_media_type)."),
 }
 # Every operation that takes IDEMPOTENCY_KEY (an operation with its own 400 describes it too).
 # With a key, even an operation without a request body reads the body (the key's
@@ -112,4 +112,26 @@ def add_links(result: dict, generator: object, request: object, public: bool) ->
                 links = _LINKS.get((operation.get("operationId", ""), str(code)))
                 if links:
                     response["links"] = links
+    return result
+
+
+def pin_discriminators(result: dict, generator: object, request: object, public: bool) -> dict:
+    """drf-spectacular postprocessing hook: each member of a `oneOf` keyed by `type` (actions,
+    events; api/serializers/typed.py) gets `enum: [<its value>]` on that property, from the
+    discriminator's mapping, so a generated client checks and fills it.
+
+    Done here, after the enum hook, rather than with one-value ChoiceFields: those would all
+    be fields named `type` with different choices, which that hook reports as collisions.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    for schema in schemas.values():
+        discriminator = schema.get("discriminator")
+        if not isinstance(discriminator, dict):
+            continue
+        name = discriminator.get("propertyName")
+        for value, ref in discriminator.get("mapping", {}).items():
+            member = schemas.get(ref.rsplit("/", 1)[-1], {})
+            prop = member.get("properties", {}).get(name)
+            if prop is not None:
+                prop["enum"] = [value]
     return result

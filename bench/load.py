@@ -6,8 +6,8 @@
     .venv/bin/python bench/load.py --steps 1,4,16 --duration 30 --games 200
 
 What it starts (README "Load test"): gunicorn with the Procfile's `web` line, a Celery worker with
-its `worker` line, on PostgreSQL (a database `canasta_load`, dropped and created afresh;
-LOAD_PG_URL names the server) and Redis (db 12 of LOAD_REDIS_URL's server, flushed). The
+its `worker` line, on PostgreSQL (a database `canasta_load`, or --database / LOAD_DATABASE,
+dropped and created afresh; LOAD_PG_URL names the server) and Redis (db 12 of LOAD_REDIS_URL's server, flushed). The
 release step (migrate, collectstatic) runs first. Players are created directly in the
 database (account creation is not what is measured: its password hashing would dominate);
 everything else goes through the API as real clients do it: games are created and joined with
@@ -78,7 +78,7 @@ def _server_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
     base = args.pg_url.rstrip("/").rsplit("/", 1)[0]
     env.update(
         DJANGO_SETTINGS_MODULE="canasta_site.settings",
-        DATABASE_URL=f"{base}/{DATABASE}",
+        DATABASE_URL=f"{base}/{args.database}",
         REDIS_URL=f"{args.redis_url.rstrip('/').rsplit('/', 1)[0]}/{args.redis_db}",
         DEBUG="0",
         SECRET_KEY="load-test-only-" + "k" * 40,
@@ -99,19 +99,26 @@ def _server_env(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
     return env
 
 
+def _database_name(value: str) -> str:
+    # It goes into DROP DATABASE as an identifier: plain names only.
+    if not value.isidentifier() or not value.isascii():
+        raise argparse.ArgumentTypeError("a plain database name: letters, digits, underscores")
+    return value.lower()
+
+
 def _database_reset(args: argparse.Namespace) -> None:
     import psycopg
 
     with psycopg.connect(args.pg_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
+        conn.execute(f"DROP DATABASE IF EXISTS {args.database} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {args.database}")
 
 
 def _database_drop(args: argparse.Namespace) -> None:
     import psycopg
 
     with psycopg.connect(args.pg_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        conn.execute(f"DROP DATABASE IF EXISTS {args.database} WITH (FORCE)")
 
 
 def _redis_flush(env: dict[str, str]) -> None:
@@ -536,6 +543,12 @@ def main() -> int:
     )
     parser.add_argument("--redis-db", type=int, default=12)
     parser.add_argument(
+        "--database",
+        default=os.environ.get("LOAD_DATABASE", DATABASE),
+        type=_database_name,
+        help="the database to drop, create and drop again (two runs side by side need two)",
+    )
+    parser.add_argument(
         "--keep", action="store_true", help="keep the canasta_load database and the logs afterwards"
     )
     args = parser.parse_args()
@@ -548,7 +561,7 @@ def main() -> int:
     port = _free_port()
     print(
         f"load test: {args.games} games, clients {args.steps}, {args.duration:.0f} s each; "
-        f"PostgreSQL {DATABASE}, Redis db {args.redis_db}; logs {workdir}",
+        f"PostgreSQL {args.database}, Redis db {args.redis_db}; logs {workdir}",
         flush=True,
     )
     print(f"load average before: {_loadavg()}", flush=True)

@@ -62,11 +62,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A URL over 4094 characters: 414, in the error shape under /api/ (before any other work).
+    "api.middleware.url_length_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (README "Deployment"); runserver serves them
     # itself in development.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "canasta_site.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -109,6 +111,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+elif env_bool("CANASTA_DB_POOL", default=False):
+    # The ASGI web process (canasta_site/asgi.py turns this on) runs each request in a thread of
+    # its own, so per-thread persistent connections would be opened anew every time: it borrows
+    # from a psycopg pool instead (Django allows no CONN_MAX_AGE with it; with
+    # conn_health_checks each connection is checked as it is handed out). docs/event-streams.md
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("CANASTA_DB_POOL_SIZE", "20")),
+        "timeout": 10,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -254,6 +267,14 @@ REST_FRAMEWORK = {
     ],
     # One error shape for every failure (api/errors.py).
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # JSON only (docs/api.md): a form or multipart body is 415, and so the schema
+    # offers generated clients JSON alone. The parser refuses strings that are not Unicode.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Counted atomically in the shared cache, let through when it is down (api/throttles.py).
     # No overall per-user limit: read + play per user already bound a user.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -291,6 +312,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_links",
+        "api.schema.pin_discriminators",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
@@ -370,6 +392,10 @@ CANASTA_EVENTS_POLL_SECONDS = float(os.environ.get("CANASTA_EVENTS_POLL_SECONDS"
 # A server-sent-events stream ends after this long (the client reconnects with Last-Event-ID),
 # so a worker thread is never held forever.
 CANASTA_EVENTS_STREAM_SECONDS = float(os.environ.get("CANASTA_EVENTS_STREAM_SECONDS", "300"))
+# Streams and waiting long polls one user may have open at once, across all web processes (429
+# beyond); an open one checks its credentials again this often and ends when they do.
+CANASTA_EVENTS_OPEN_PER_USER = int(os.environ.get("CANASTA_EVENTS_OPEN_PER_USER", "4"))
+CANASTA_EVENTS_AUTH_CHECK_SECONDS = float(os.environ.get("CANASTA_EVENTS_AUTH_CHECK_SECONDS", "2"))
 # Feed events and webhook delivery attempts older than this are deleted, once a day by beat.
 CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAYS", "30"))
 CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))

@@ -4,9 +4,12 @@ filtering hidden cards) is the caller's job, through engine.player_view and engi
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
+from django.db import connection, transaction
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.access import may_view, seat_of
@@ -16,6 +19,27 @@ from games.services.errors import not_found
 # The moves endpoint pages through the log; a page never grows with the game's length.
 MOVES_PAGE_DEFAULT = 100
 MOVES_PAGE_MAX = 500
+
+
+@contextlib.contextmanager
+def read_snapshot() -> Iterator[None]:
+    """Every query inside reads the database as of one moment.
+
+    A game's answer is several queries (the game row, its seats, the absences, a page of the
+    log); between two of them a move could commit, and an answer showed version 13 with the
+    seats of version 14. On PostgreSQL the block is one REPEATABLE READ, READ ONLY
+    transaction: its snapshot is taken at its first query and never blocks or is blocked by
+    a writer. Inside an outer transaction (a write's own answer, a test's) the outer one
+    decides. SQLite runs each transaction BEGIN IMMEDIATE (settings.py), which would make
+    readers queue behind writers, so there reads stay as they were (development only).
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def _seats() -> Prefetch:
@@ -87,6 +111,17 @@ def moves_after(*, game: Game, after: int, limit: int = MOVES_PAGE_DEFAULT) -> l
     """Up to ``limit`` moves with seq > ``after``, in order (UNIQUE(game, seq) is the index)."""
     limit = max(1, min(limit, MOVES_PAGE_MAX))
     return list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit])
+
+
+def moves_page(*, game: Game, after: int, limit: int) -> tuple[list[Move], bool]:
+    """A page of the move log and whether more moves follow it.
+
+    One row past the page says whether there is more: asked of moves_after as limit + 1, that
+    row was clamped away at the largest page, which then claimed to be the last.
+    """
+    limit = max(1, min(limit, MOVES_PAGE_MAX))
+    rows = list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
+    return rows[:limit], len(rows) > limit
 
 
 def hands_of(*, game: Game) -> list[Hand]:

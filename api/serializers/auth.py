@@ -6,7 +6,9 @@ from rest_framework import serializers
 class RegisterInSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    # No default: "" is not an email address, and the schema would say it is (it fails
+    # openapi-spec-validator). A missing email is stored as "".
+    email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()

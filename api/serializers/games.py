@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from api.serializers.typed import HandEndSerializer, options_field
 from api.validators import no_control_characters
 from games.bots import BOT_LEVELS
 from games.models import EndReason, GameStatus, SeatKind, SeatStatus, TimeoutPolicy
@@ -10,7 +11,7 @@ CARD_HELP = "Card code <rank><suit>, e.g. 7H, TS, JK (table-json.md)."
 class GameCreateInSerializer(serializers.Serializer):
     variant = serializers.CharField(help_text="A name from GET /api/v1/variants/.")
     players = serializers.IntegerField(min_value=2, max_value=6)
-    options = serializers.DictField(
+    options = options_field(
         required=False, default=dict, help_text="Table options of the variant; defaults apply."
     )
     public = serializers.BooleanField(
@@ -145,7 +146,7 @@ class PlayerViewSerializer(serializers.Serializer):
     )
     variant = serializers.CharField()
     players = serializers.IntegerField()
-    options = serializers.DictField(required=False)
+    options = options_field(required=False)
     dealer = serializers.IntegerField()
     turn = serializers.IntegerField()
     phase = serializers.ChoiceField(choices=["draw", "play", "discard", "answer", "over"])
@@ -165,7 +166,7 @@ class PlayerViewSerializer(serializers.Serializer):
     asked_by = serializers.IntegerField(required=False)
     go_out = serializers.BooleanField(required=False)
     concealed_melds = serializers.ListField(child=serializers.CharField(), required=False)
-    ended = serializers.DictField(required=False)
+    ended = HandEndSerializer(required=False)
     display = serializers.DictField(child=serializers.CharField(), required=False)
 
 
@@ -175,7 +176,7 @@ class CurrentHandSerializer(serializers.Serializer):
 
 
 class GameDetailSerializer(GameSummarySerializer):
-    options = serializers.DictField(help_text="Every option of the variant, defaults included.")
+    options = options_field(help_text="Every option of the variant, defaults included.")
     turn_seconds = serializers.IntegerField(allow_null=True)
     timeout_policy = serializers.ChoiceField(choices=TimeoutPolicy.choices)
     seating_seed = serializers.CharField(

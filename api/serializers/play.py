@@ -1,11 +1,18 @@
 from rest_framework import serializers
 
+from api.serializers.typed import (
+    ActionField,
+    HandResultSerializer,
+    LegalSerializer,
+    LoggedActionField,
+    MoveEventField,
+)
 from games.models import Actor
 
 
 class ActionsInSerializer(serializers.Serializer):
     actions = serializers.ListField(
-        child=serializers.DictField(),
+        child=ActionField(),
         min_length=1,
         max_length=50,
         help_text="Actions (table-json.md, 'Actions'), applied in order, all or nothing, "
@@ -18,18 +25,6 @@ class ActionsInSerializer(serializers.Serializer):
     )
 
 
-class LegalSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    draw = serializers.BooleanField()
-    pickups = serializers.ListField(child=serializers.DictField())
-    melds = serializers.ListField(child=serializers.DictField())
-    adds = serializers.ListField(child=serializers.DictField())
-    going_out = serializers.ListField(child=serializers.DictField())
-    discards = serializers.ListField(child=serializers.CharField())
-    ask_partner = serializers.BooleanField()
-    answers = serializers.ListField(child=serializers.DictField())
-
-
 class LegalOutSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -37,7 +32,7 @@ class LegalOutSerializer(serializers.Serializer):
     phase = serializers.CharField(allow_null=True)
     legal = LegalSerializer(help_text="engine legal_actions(...).to_json()")
     actions = serializers.ListField(
-        child=serializers.DictField(),
+        child=ActionField(),
         help_text="Concrete actions, each accepted as it is by POST .../actions/. Melds can "
         "combine in more ways than listed.",
     )
@@ -52,12 +47,12 @@ class MoveSerializer(serializers.Serializer):
         help_text="player: the seat's player; system: on the seat's behalf (a timeout, or the "
         "bot standing in for an away player); bot: a bot seat.",
     )
-    action = serializers.DictField(
+    action = LoggedActionField(
         help_text="Canonical action JSON, {'type': 'resign'}, or {'type': 'timeout', "
         "'policy': 'forfeit'} (a system move when a forfeit table's clock runs out)."
     )
     events = serializers.ListField(
-        child=serializers.DictField(),
+        child=MoveEventField(),
         help_text="What happened, as your seat may see it: other players' draws show a count, "
         "not cards. Service events: deal (commitment), hand_result (the revealed seed), "
         "match_over, resign, timeout.",
@@ -87,7 +82,9 @@ class HandSerializer(serializers.Serializer):
     )
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    result = serializers.DictField(allow_null=True, help_text="engine HandResult JSON.")
+    result = HandResultSerializer(
+        allow_null=True, help_text="engine HandResult JSON; null for a hand cut short."
+    )
 
 
 class HandsOutSerializer(serializers.Serializer):

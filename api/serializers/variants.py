@@ -1,11 +1,13 @@
 from rest_framework import serializers
 
+from api.serializers.typed import OptionValueField
+
 
 class VariantOptionSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(choices=["choice", "bool", "int"])
-    default = serializers.JSONField()
-    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    default = OptionValueField()
+    choices = serializers.ListField(child=OptionValueField(), required=False)
     minimum = serializers.IntegerField(required=False)
     maximum = serializers.IntegerField(required=False)
     help = serializers.CharField()

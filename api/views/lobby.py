@@ -30,7 +30,7 @@ from api.serializers.games import (
     GameDetailSerializer,
     GameSummarySerializer,
 )
-from api.views.common import game_response, seat_for
+from api.views.common import game_response, one_snapshot, seat_for
 from games import selectors
 from games.models import Game, GameStatus
 from games.services import lobby
@@ -102,6 +102,7 @@ class GamesView(_GameListBase):
             **COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request) -> Response:
         filters = GameListFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -172,6 +173,7 @@ class OpenGamesView(_GameListBase):
             **COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request) -> Response:
         return self._page(request, selectors.games_open_to(user=request.user))
 

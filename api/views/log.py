@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from api.presenters import hand_entry, move_entry, viewer_seat
 from api.schema import GAME_COMMON, error
 from api.serializers.play import HandsOutSerializer, MovesOutSerializer
+from api.views.common import one_snapshot
 from games import selectors
 from games.selectors import MOVES_PAGE_DEFAULT, MOVES_PAGE_MAX
 
@@ -49,21 +50,21 @@ class MovesView(APIView):
             **GAME_COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         query = MovesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
-        limit = query.validated_data["limit"]
-        moves = selectors.moves_after(
-            game=game, after=query.validated_data["after"], limit=limit + 1
+        moves, has_more = selectors.moves_page(
+            game=game, after=query.validated_data["after"], limit=query.validated_data["limit"]
         )
         viewer = viewer_seat(seat)
         return Response(
             {
                 "version": game.version,
                 "last_seq": game.last_seq,
-                "has_more": len(moves) > limit,
-                "moves": [move_entry(move, viewer) for move in moves[:limit]],
+                "has_more": has_more,
+                "moves": [move_entry(move, viewer) for move in moves],
             }
         )
 
@@ -77,6 +78,7 @@ class HandsView(APIView):
         tags=["log"],
         responses={200: HandsOutSerializer, **GAME_COMMON},
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         game, _ = selectors.game_visible_to(game_id=game_id, user=request.user)
         return Response({"hands": [hand_entry(hand) for hand in selectors.hands_of(game=game)]})

@@ -87,7 +87,8 @@ class PreferencesView(APIView):
         },
     )
     def patch(self, request: Request) -> Response:
-        serializer = PreferencesPatchInSerializer(data=request.data)
+        # partial: a field left out is left as it is (a form body once turned auto_draw off).
+        serializer = PreferencesPatchInSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         changes = dict(serializer.validated_data)
         auto_draw = changes.pop("auto_draw", None)

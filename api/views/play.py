@@ -7,7 +7,6 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,7 +25,7 @@ from api.schema import (
 )
 from api.serializers.games import GameDetailSerializer
 from api.serializers.play import ActionsInSerializer, LegalOutSerializer
-from api.views.common import game_response, seat_for, with_cache_headers
+from api.views.common import game_response, one_snapshot, seat_for, with_cache_headers
 from games import engine, selectors
 from games.services.common import require_active, require_player
 from games.services.moves import game_resign, moves_submit_with_table
@@ -60,6 +59,7 @@ class GameDetailView(APIView):
             **GAME_COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
         tag = etag(game, seat)
@@ -80,6 +80,7 @@ class LegalView(APIView):
             **GAME_COMMON,
         },
     )
+    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
         game, _ = selectors.game_visible_to(game_id=game_id, user=request.user)
         seat = require_player(game, request.user)
@@ -127,10 +128,6 @@ def _expected_version(request: Request, body_version: int | None, game_id: UUID)
 
 
 class ActionsView(APIView):
-    # Actions are nested lists and objects, which form encodings cannot carry: JSON only, and
-    # the schema says so (a form body is 415 unsupported_media_type).
-    parser_classes = [JSONParser]
-
     @extend_schema(
         operation_id="games_actions",
         summary="Play actions for your seat, all or nothing (a draw from the stock stands)",

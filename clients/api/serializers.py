@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from api.serializers.games import PlayerViewSerializer
+from api.serializers.play import MoveSerializer
+from api.serializers.typed import HandResultEventSerializer, LegalSerializer
 from api.validators import no_control_characters
 from clients.models import EventKind, TokenKind, TokenScope
 from clients.selectors import DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX, EVENTS_PAGE_MAX
@@ -30,18 +33,55 @@ class EventsQuerySerializer(serializers.Serializer):
     )
 
 
+class EventGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    url = serializers.CharField(help_text="The game's page.")
+    variant = serializers.CharField()
+    players = serializers.IntegerField()
+
+
+class EventDataSerializer(serializers.Serializer):
+    """Every kind has game, seat and names; the other keys depend on the kind."""
+
+    game = EventGameSerializer()
+    seat = serializers.IntegerField(allow_null=True, help_text="Your seat.")
+    names = serializers.ListField(
+        child=serializers.CharField(), help_text="Player names by seat (bot for a bot seat)."
+    )
+    moves = MoveSerializer(many=True, required=False, help_text="move: the moves played.")
+    version = serializers.IntegerField(required=False, help_text="move: the game's version.")
+    turn = serializers.IntegerField(required=False, allow_null=True, help_text="move.")
+    status = serializers.CharField(required=False, help_text="move: the game's status.")
+    view = PlayerViewSerializer(required=False, help_text="your_turn, timeout: your table.")
+    legal = LegalSerializer(required=False, help_text="your_turn: your legal actions.")
+    deadline = serializers.CharField(
+        required=False, allow_null=True, help_text="your_turn, timeout: ISO 8601, or null."
+    )
+    reply_to = serializers.CharField(
+        required=False, help_text="your_turn: your reply address for play by email."
+    )
+    hand_result = HandResultEventSerializer(required=False, help_text="hand_over.")
+    totals = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="hand_over, match_over: match totals by side.",
+    )
+    winner_side = serializers.IntegerField(required=False, allow_null=True, help_text="match_over.")
+    reason = serializers.CharField(required=False, help_text="match_over: how it ended.")
+    timed_out_seat = serializers.IntegerField(required=False, help_text="timeout.")
+    policy = serializers.CharField(required=False, help_text="timeout: autoplay or forfeit.")
+    handed_to_bot = serializers.BooleanField(
+        required=False, help_text="timeout: a bot plays the seat until its player reclaims it."
+    )
+
+
 class EventSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="Unique; for one recipient, ids grow in order.")
     kind = serializers.ChoiceField(choices=EventKind.choices)
     game = serializers.UUIDField()
     seq = serializers.IntegerField(help_text="The game's move seq when it happened.")
     created_at = serializers.DateTimeField()
-    data = serializers.DictField(
-        help_text="What happened, as your seat sees it: game, seat, names, and per kind: "
-        "move: moves, version, turn, status; your_turn: view, legal, deadline; hand_over: "
-        "hand_result, totals; match_over: totals, winner_side, reason; timeout: "
-        "timed_out_seat, policy, handed_to_bot, view, deadline."
-    )
+    data = EventDataSerializer(help_text="What happened, as your seat sees it.")
 
 
 class EventsOutSerializer(serializers.Serializer):

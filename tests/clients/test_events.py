@@ -8,9 +8,10 @@ import time
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from api.presenters import move_entry as api_move_entry
-from clients import selectors
+from clients.api.views import events as events_view
 from clients.models import Event
 from clients.payloads import event_entry, move_entry
 from games.models import Move
@@ -181,12 +182,12 @@ def test_a_waiting_request_wakes_up_when_a_move_happens(users, game, monkeypatch
     cursor = waiting.get("/api/v1/events/", {"after": "latest", "wait": 0}).json()["last_id"]
     naps: list[float] = []
 
-    def sleep(seconds: float) -> None:
+    async def nap(seconds: float) -> None:
         naps.append(seconds)
         if len(naps) == 3:
-            whole_turn(game)
+            await sync_to_async(whole_turn)(game)
 
-    monkeypatch.setattr(selectors.time, "sleep", sleep)
+    monkeypatch.setattr(events_view, "_nap", nap)
     body = waiting.get("/api/v1/events/", {"after": cursor, "wait": 60}).json()
 
     assert [e["kind"] for e in body["events"]] == ["move", "your_turn"]

@@ -113,6 +113,39 @@ BAD_BODIES: dict[str, tuple[bytes, str]] = {
         "application/json",
     ),
     "multipart_no_boundary": (b"abc", "multipart/form-data"),
+    # JSON's escape for half a surrogate pair: valid JSON syntax, not Unicode text. Every
+    # field a write operation reads, lists included (issue 15: a 500, and a stuck key).
+    "lone_surrogate": (
+        json.dumps(
+            {
+                **dict.fromkeys(
+                    (
+                        "email_mode",
+                        "timeout_policy",
+                        "variant",
+                        "name",
+                        "username",
+                        "password",
+                        "url",
+                        "starts_at",
+                        "ends_at",
+                    ),
+                    "\ud800",
+                ),
+                **{key: ["\ud800"] for key in ("bots", "kinds", "scopes", "invite")},
+                "actions": [{"type": "discard", "card": "\ud800"}],
+            }
+        ).encode(),
+        "application/json",
+    ),
+    "form": (
+        b"digest_hour=9&url=https%3A%2F%2Fexample.org%2F",
+        "application/x-www-form-urlencoded",
+    ),
+    "multipart": (
+        b'--b\r\nContent-Disposition: form-data; name="digest_hour"\r\n\r\n9\r\n--b--\r\n',
+        "multipart/form-data; boundary=b",
+    ),
 }
 
 
@@ -132,6 +165,9 @@ UNREADABLE = {
     "nan",
     "infinity",
     "multipart_no_boundary",
+    "lone_surrogate",
+    "form",
+    "multipart",
 }
 
 

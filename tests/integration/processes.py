@@ -13,6 +13,7 @@ import email
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -285,6 +286,68 @@ def serve(env: dict[str, str], log: Path) -> Iterator[Http]:
         # Gone before the test's tables are flushed.
         with contextlib.suppress(AssertionError):
             wait_until(lambda: not group_alive(process.pid), timeout=10, what="serve to stop")
+
+
+def procfile_web(port: int, *, workers: int | None = None) -> list[str]:
+    """The Procfile's `web` command on the loopback at ``port`` (``workers`` replaces its
+    --workers), run by this interpreter."""
+    lines = (ROOT / "Procfile").read_text().splitlines()
+    command = next(line.partition(":")[2] for line in lines if line.startswith("web:"))
+    argv = shlex.split(command.replace("${PORT:-8000}", str(port)))
+    argv = [arg.replace("0.0.0.0:", "127.0.0.1:") for arg in argv]
+    if workers is not None:
+        argv[argv.index("--workers") + 1] = str(workers)
+    assert argv[0] == "gunicorn", argv
+    return [sys.executable, "-m", "gunicorn", *argv[1:]]
+
+
+class WebProcess(Http):
+    """``Http`` at the root URL of a running web process; ``pid`` is its master's (and its
+    process group's) id."""
+
+    def __init__(self, base: str, pid: int) -> None:
+        super().__init__(base)
+        self.pid = pid
+
+    def threads(self) -> int:
+        """The threads of every process of the group (master and workers)."""
+        count = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # Fields after the command name, which is in parentheses: state, ppid, pgrp.
+                if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == self.pid:
+                    count += len(list((stat.parent / "task").iterdir()))
+        return count
+
+
+@contextlib.contextmanager
+def web(env: dict[str, str], log: Path, *, workers: int | None = None) -> Iterator[WebProcess]:
+    """The Procfile's web process on a free port, until the end of the block (then SIGKILL to
+    its process group)."""
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            procfile_web(port, workers=workers),
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    http = WebProcess(f"http://127.0.0.1:{port}", process.pid)
+    try:
+
+        def up() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(f"the web process exited:\n{log.read_text()[-3000:]}")
+            return http.answers("/api/v1/health/")
+
+        wait_until(up, timeout=60, what="the web process to answer")
+        yield http
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
 
 def with_redis_broker(env: dict[str, str], redis_url: str) -> dict[str, str]:

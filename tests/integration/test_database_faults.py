@@ -7,14 +7,8 @@ Idempotency-Key, is applied exactly once on a fresh connection; `verify_games` i
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import signal
-import subprocess
-import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +33,7 @@ from tests.game_fixtures import (  # noqa: F401
     user_at,
     users,
 )
-from tests.integration.processes import ROOT, Http, free_port, process_env, wait_until
+from tests.integration.processes import process_env, web
 
 pytestmark = pytest.mark.integration
 
@@ -122,46 +116,6 @@ def test_a_connection_dropped_mid_move_changes_nothing_and_the_retry_applies_onc
     assert "1 games checked, 0 differ" in report.getvalue(), report.getvalue()
 
 
-@contextlib.contextmanager
-def gunicorn(env: dict[str, str], log: Path) -> Iterator[Http]:
-    """The Procfile's web process (one worker, two threads) on a free port."""
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "canasta_site.wsgi",
-                "--worker-class",
-                "gthread",
-                "--workers",
-                "1",
-                "--threads",
-                "2",
-                "--bind",
-                f"127.0.0.1:{port}",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    http = Http(f"http://127.0.0.1:{port}")
-    try:
-        wait_until(
-            lambda: process.poll() is None and http.answers("/api/v1/health/"),
-            timeout=60,
-            what="gunicorn to answer",
-        )
-        yield http
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-
 def _terminate_all_but_mine() -> int:
     """Drop every other connection to the test database (the server's): a database restart
     as the server sees it."""
@@ -179,17 +133,17 @@ def test_a_real_server_answers_again_once_its_database_connections_were_dropped(
     no_broker: None,
     tmp_path: Path,
 ) -> None:
-    """gunicorn keeps its connections between requests (CONN_MAX_AGE): when the database drops
-    them (a restart, a failover), the next requests are answered on new connections, reads and
-    moves alike, and the move is applied once."""
+    """The Procfile's web process keeps its connections between requests (in its connection
+    pool): when the database drops them (a restart, a failover), the next requests are answered
+    on new connections, reads and moves alike, and the move is applied once."""
     game = start_game(users)
     env = process_env(tmp_path / "var", tmp_path / "mail", CONN_MAX_AGE="600")
     player_seat = current_table(game).turn
     player = user_at(game, player_seat)
     moves_before = Move.objects.filter(game=game).count()
-    with gunicorn(env, tmp_path / "gunicorn.log") as server:
+    with web(env, tmp_path / "gunicorn.log", workers=1) as server:
         server.token = account_token_key(player)
-        for _ in range(4):  # both threads hold a connection now
+        for _ in range(4):  # the pool holds connections now
             assert server.call("GET", f"/api/v1/games/{game.pk}/")[0] == 200
 
         assert _terminate_all_but_mine() >= 1

@@ -1,31 +1,42 @@
 """The caller's event feed: `GET /events/?after=ID&wait=S` (long poll) and
 `GET /events/stream/` (server-sent events).
 
-A waiting request holds its worker thread (and a database connection) for up to `wait`
-seconds: run the web process threaded (runserver is; gunicorn with `--worker-class gthread
---threads N`), with N above the number of clients that wait at once.
+Under the ASGI server of the Procfile (docs/event-streams.md) a waiting request holds no
+thread and no database connection while it waits: the long poll is an async view and the
+stream an async iterator, both in the event loop, and each look at the feed (one indexed query,
+every CANASTA_EVENTS_POLL_SECONDS) borrows a thread and a pooled connection for its query only.
+Each user may have CANASTA_EVENTS_OPEN_PER_USER of them open at once, across every process (429
+beyond), and each ends within CANASTA_EVENTS_AUTH_CHECK_SECONDS once its credentials do
+(clients/api/streams.py). Under a WSGI server (runserver, the test client) the same views wait
+in their thread, as before.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.errors import error_body
 from api.schema import COMMON, error
 from clients.api.presenters import event_entry
 from clients.api.serializers import EventsOutSerializer, EventsQuerySerializer
-from clients.selectors import EVENTS_PAGE_MAX, events_wait, last_event_id
+from clients.api.streams import FeedWatch, feed_slot_take, serves_asynchronously
+from clients.models import Event
+from clients.selectors import EVENTS_PAGE_MAX, last_event_id
 
 # The same pattern as EventsQuerySerializer.after; empty is "not given" (0), as for any
 # optional field in DRF's query parsing.
@@ -50,7 +61,54 @@ def _wait(query: EventsQuerySerializer) -> float:
     return min(float(wait), settings.CANASTA_EVENTS_MAX_WAIT_SECONDS)
 
 
-class EventsView(APIView):
+# The pause between two looks at the feed (tests replace it to act between looks).
+_nap = asyncio.sleep
+
+
+class AsyncAPIView(APIView):
+    """DRF's dispatch with an async handler: DRF's own steps (authentication, permissions,
+    throttles, the error shape, rendering) run as usual, in a thread through sync_to_async, and
+    the handler itself is awaited in the event loop, so it can wait without holding a thread.
+    Django serves such a view natively under ASGI and through async_to_sync under WSGI."""
+
+    async def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        self.args, self.kwargs = args, kwargs
+        drf_request = self.initialize_request(request, *args, **kwargs)
+        self.request = drf_request
+        self.headers = self.default_response_headers
+        try:
+            await sync_to_async(self.initial)(drf_request, *args, **kwargs)
+            method = drf_request.method.lower()
+            handler = (
+                getattr(self, method, self.http_method_not_allowed)
+                if method in self.http_method_names
+                else self.http_method_not_allowed
+            )
+            if iscoroutinefunction(handler):
+                response = await handler(drf_request, *args, **kwargs)
+            else:
+                response = await sync_to_async(handler)(drf_request, *args, **kwargs)
+        except Exception as exc:
+            response = await sync_to_async(self.handle_exception)(exc)
+        self.response = await sync_to_async(self.finalize_response)(
+            drf_request, response, *args, **kwargs
+        )
+        return self.response
+
+
+async def _events_wait(watch: FeedWatch, wait: float) -> list[Event]:
+    """Looks at the feed every CANASTA_EVENTS_POLL_SECONDS until an event comes or `wait`
+    seconds have passed; between looks only a timer is pending."""
+    deadline = time.monotonic() + wait
+    while (remaining := deadline - time.monotonic()) > 0:
+        await _nap(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
+        events = await watch.look_async()
+        if events:
+            return events
+    return []
+
+
+class EventsView(AsyncAPIView):
     @extend_schema(
         operation_id="events_list",
         summary="My events after an id; waits for the next one when there is none (long poll)",
@@ -77,18 +135,33 @@ class EventsView(APIView):
             400: error("Bad after, wait or limit (invalid_request)."),
             403: error("A personal token without the read scope (permission_denied)."),
             **COMMON,
+            429: error(
+                "Too many requests (throttled, details.retry_after), or, for a request that "
+                "would wait, all of your CANASTA_EVENTS_OPEN_PER_USER streams and waiting "
+                "requests already open (too_many_open_feeds, details.limit)."
+            ),
         },
     )
-    def get(self, request: Request) -> Response:
+    async def get(self, request: Request) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        after = _after(query.validated_data["after"], request.user)
-        events = events_wait(
-            user=request.user,
-            after=after,
-            wait=_wait(query),
+        after = await sync_to_async(_after)(query.validated_data["after"], request.user)
+        watch = FeedWatch(
+            request,
+            self,
+            after,
             limit=query.validated_data["limit"],
+            asynchronous=serves_asynchronously(request),
         )
+        events = await watch.look_async()
+        wait = _wait(query)
+        if not events and wait > 0:
+            # Only a request that does wait counts among the user's open feeds.
+            watch.slot = await watch.call(feed_slot_take, request.user.pk)
+            try:
+                events = await _events_wait(watch, wait)
+            finally:
+                await watch.call(watch.close)
         last_id = events[-1].pk if events else after
         response = Response({"events": [event_entry(e) for e in events], "last_id": last_id})
         response["Cache-Control"] = "private, no-store"
@@ -112,17 +185,59 @@ def _sse(event: Any) -> str:
     return f"id: {event.pk}\nevent: {event.kind}\ndata: {data}\n\n"
 
 
-def _stream(user: Any, after: int, seconds: float) -> Iterator[str]:
-    yield "retry: 3000\n\n"
-    ends = time.monotonic() + seconds
-    while (remaining := ends - time.monotonic()) > 0:
-        events = events_wait(user=user, after=after, wait=min(KEEPALIVE_SECONDS, remaining))
-        if not events:
-            yield ": keep-alive\n\n"
-            continue
-        for event in events:
-            yield _sse(event)
-        after = events[-1].pk
+def _ended(exc: exceptions.APIException) -> str:
+    """The last message of a stream whose credentials ended (revoked token, deactivated user,
+    session over): the error a new request would get; EventSource's reconnection then gets it
+    as a 401 or 403 and stops."""
+    body = error_body(str(exc.default_code), str(exc.detail))
+    return f"event: error\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+
+
+def _stream(watch: FeedWatch, seconds: float) -> Iterator[str]:
+    """The stream under a WSGI server: it waits in its thread."""
+    try:
+        yield "retry: 3000\n\n"
+        ends = quiet = time.monotonic()
+        ends += seconds
+        while (remaining := ends - time.monotonic()) > 0:
+            try:
+                events = watch.look()
+            except exceptions.APIException as exc:
+                yield _ended(exc)
+                return
+            if events:
+                yield "".join(_sse(event) for event in events)
+                quiet = time.monotonic()
+            elif time.monotonic() - quiet >= KEEPALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                quiet = time.monotonic()
+            time.sleep(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
+    finally:
+        watch.close()
+
+
+async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
+    """The stream under ASGI: between looks it is a pending timer in the event loop."""
+    try:
+        yield "retry: 3000\n\n"
+        ends = quiet = time.monotonic()
+        ends += seconds
+        while (remaining := ends - time.monotonic()) > 0:
+            try:
+                events = await watch.look_async()
+            except exceptions.APIException as exc:
+                yield _ended(exc)
+                return
+            if events:
+                yield "".join(_sse(event) for event in events)
+                quiet = time.monotonic()
+            elif time.monotonic() - quiet >= KEEPALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                quiet = time.monotonic()
+            await _nap(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
+    finally:
+        # Also when the client went away (the task is cancelled): one quick Redis command.
+        watch.close()
 
 
 class EventStreamView(APIView):
@@ -134,7 +249,10 @@ class EventStreamView(APIView):
         description="`text/event-stream`: one message per event (`id:` its id, `event:` its "
         "kind, `data:` the same JSON as the feed's entries), a comment every 15 s. The stream "
         "ends after CANASTA_EVENTS_STREAM_SECONDS; reconnect with `Last-Event-ID` (EventSource "
-        "does this by itself) or `?after=`.",
+        "does this by itself) or `?after=`. At most CANASTA_EVENTS_OPEN_PER_USER streams and "
+        "waiting requests per user are open at once. When the token is revoked, the session "
+        "ends or the account is deactivated, the stream sends an `error` message (the error "
+        "shape as `data`) within CANASTA_EVENTS_AUTH_CHECK_SECONDS and ends.",
         tags=["events"],
         parameters=[
             AFTER,
@@ -152,6 +270,11 @@ class EventStreamView(APIView):
             400: error("Bad after (invalid_request)."),
             404: error("A `format` other than json or sse (not_found)."),
             **COMMON,
+            429: error(
+                "Too many requests (throttled, details.retry_after), or all of your "
+                "CANASTA_EVENTS_OPEN_PER_USER streams and waiting requests already open "
+                "(too_many_open_feeds, details.limit)."
+            ),
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
@@ -162,8 +285,17 @@ class EventStreamView(APIView):
         query = EventsQuerySerializer(data=params)
         query.is_valid(raise_exception=True)
         after = _after(query.validated_data["after"], request.user)
+        asynchronous = serves_asynchronously(request)
+        watch = FeedWatch(
+            request,
+            self,
+            after,
+            slot=feed_slot_take(request.user.pk),
+            asynchronous=asynchronous,
+        )
+        seconds = settings.CANASTA_EVENTS_STREAM_SECONDS
         response = StreamingHttpResponse(
-            _stream(request.user, after, settings.CANASTA_EVENTS_STREAM_SECONDS),
+            _stream_async(watch, seconds) if asynchronous else _stream(watch, seconds),
             content_type="text/event-stream; charset=utf-8",
         )
         response["Cache-Control"] = "no-cache"

@@ -101,7 +101,8 @@ class WebhookView(APIView):
         responses={200: WebhookSerializer, 400: BAD_HOOK, **NO_HOOK, **BODY, **COMMON},
     )
     def patch(self, request: Request, webhook_id: int) -> Response:
-        serializer = WebhookPatchInSerializer(data=request.data)
+        # partial: a field left out is left as it is (a form body once turned the hook off).
+        serializer = WebhookPatchInSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         hook = webhook_update(
             owner=request.user, webhook_id=webhook_id, **serializer.validated_data
