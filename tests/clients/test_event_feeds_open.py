@@ -16,7 +16,7 @@ from django.test import Client
 from api.errors import ApiError
 from clients.api import streams
 from clients.api.views import events as events_view
-from clients.models import ApiToken
+from clients.models import ApiToken, TokenKind
 from clients.services.tokens import token_revoke
 from tests.api.helpers import code_of, error_of
 from tests.clients.helpers import token_client
@@ -121,7 +121,7 @@ def _revoke_on_second_nap(
 
 def test_a_long_poll_ends_with_401_once_its_token_is_revoked(users, settings, monkeypatch):
     alice = token_client(users["alice"], ["read"])
-    token = ApiToken.objects.get(owner=users["alice"])
+    token = ApiToken.objects.get(owner=users["alice"], kind=TokenKind.PERSONAL)
     naps = _revoke_on_second_nap(
         monkeypatch, settings, lambda: token_revoke(owner=users["alice"], token_id=token.pk)
     )
@@ -160,7 +160,7 @@ def test_a_stream_ends_with_an_error_message_once_its_token_is_revoked(
     settings.CANASTA_EVENTS_AUTH_CHECK_SECONDS = 0
     settings.CANASTA_EVENTS_STREAM_SECONDS = 60
     alice = token_client(users["alice"], ["read"])
-    token = ApiToken.objects.get(owner=users["alice"])
+    token = ApiToken.objects.get(owner=users["alice"], kind=TokenKind.PERSONAL)
     naps: list[float] = []
 
     def sleep(seconds: float) -> None:
