@@ -44,7 +44,9 @@ NEEDS_A_SERVICE_OR_SHELL = {
     *("redis-cli", "redis-server", "psql", "createdb", "dropdb", "pg_ctlcluster", "pg_isready"),
 }
 # Command-line programs built on click: their options are checked with `--help` appended.
-CLICK_PROGRAMS = {"celery", "uvicorn"}
+CLICK_PROGRAMS = {"celery", "uvicorn", "openapi-python-client"}
+# The module each of them runs as (`python -m MODULE`).
+CLICK_MODULES = {"openapi-python-client": "openapi_python_client"}
 SHELL_PROGRAM = re.compile(r"^\s*(for|while|if)\b|\(\)\s*\{|^\s*done\b", re.M)
 # Inline code that is a complete command, not a name (`scripts/serve`) or a synopsis.
 INLINE_COMMAND = re.compile(
@@ -163,7 +165,8 @@ def check(command: Command) -> str | None:
     if program == "gunicorn":
         return _python_dry_run(["-m", "gunicorn", *args])
     if program in CLICK_PROGRAMS:
-        run = _run([sys.executable, "-m", program, *args, "--help"])
+        module = CLICK_MODULES.get(program, program)
+        run = _run([sys.executable, "-m", module, *args, "--help"])
         return None if run.returncode == 0 else f"exit {run.returncode}: {run.stderr[-1500:]}"
     if program.startswith("scripts/"):
         script = ROOT / program
