@@ -160,6 +160,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A delivery under way when the broker connection drops is left to finish (its row records
 # the outcome); cancelling it could cut it off between sending and recording.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Every task has a soft limit (SoftTimeLimitExceeded is raised in it: a delivery under way is
+# recorded as a failed attempt) and a hard one (the worker process is killed and replaced), so
+# no stuck task holds a worker for good. Tasks with tighter limits name their own.
+CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "120"))
+CELERY_TASK_TIME_LIMIT = float(os.environ.get("CELERY_TASK_TIME_LIMIT", "150"))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TIMEZONE = "UTC"

@@ -14,8 +14,6 @@ import http.client
 import json
 import logging
 import secrets
-import socket
-import ssl
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -30,14 +28,13 @@ from django.utils import timezone
 from clients.models import Event, EventKind, Webhook, WebhookDelivery
 from clients.payloads import event_entry
 from clients.services.netguard import Target, UnsafeUrl, check_url
+from clients.services.posting import http_post
 from clients.signing import signature
 from games.services.errors import ErrorKind, GameError
 
 logger = logging.getLogger(__name__)
 
 USER_AGENT = "Canasta-Webhooks/1"
-# What we read of a receiver's answer: only its status matters.
-MAX_RESPONSE_BYTES = 64 * 1024
 
 
 # --- registration -----------------------------------------------------------------------
@@ -181,43 +178,6 @@ def webhooks_enqueue(*, events: Iterable[Event]) -> int:
 
 
 # --- delivery, by a worker -------------------------------------------------------------------
-
-
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Connects to the address netguard checked, whatever the name resolves to by now."""
-
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout)
-        self._address = target.address
-
-    def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
-
-
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(
-            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
-        )
-        self._address = target.address
-
-    def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        # The certificate is checked against the URL's host name, not the address.
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
-
-
-def http_post(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> int:
-    """POST and return the status. Redirects are not followed: a 3xx is a failed delivery."""
-    kind = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
-    connection = kind(target, timeout)
-    try:
-        connection.request("POST", target.path, body=body, headers=headers)
-        response = connection.getresponse()
-        response.read(MAX_RESPONSE_BYTES)
-        return response.status
-    finally:
-        connection.close()
 
 
 # Tests replace this with a fake receiver.
