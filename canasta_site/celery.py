@@ -46,9 +46,21 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_DIGEST_SECONDS,
             "options": {"expires": settings.CANASTA_DIGEST_SECONDS},
         },
+        # Webhooks whose run a lost task left behind, or whose backoff is over.
+        "sweep-webhooks": {
+            "task": "clients.tasks.sweep_webhooks",
+            "schedule": settings.CANASTA_SWEEP_SECONDS,
+            "options": {"expires": settings.CANASTA_SWEEP_SECONDS},
+        },
         # The event feed is a recent history, not an archive (README "Webhooks, event feed").
         "prune-events": {
             "task": "clients.tasks.prune_events",
+            "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
+            "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
+        },
+        # Done outbox rows after CANASTA_OUTBOX_RETENTION_DAYS (docs/webhooks-and-events.md).
+        "prune-outbox": {
+            "task": "notifications.tasks.prune_outbox",
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
             "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
         },

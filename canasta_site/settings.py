@@ -350,9 +350,18 @@ CANASTA_INBOUND_SECRET = os.environ.get("CANASTA_INBOUND_SECRET", "")
 # Webhooks to private, loopback, link-local or otherwise internal addresses are refused unless
 # this is on (development with a local receiver; never in production).
 CANASTA_WEBHOOKS_ALLOW_PRIVATE = env_bool("CANASTA_WEBHOOKS_ALLOW_PRIVATE", default=False)
+# The whole of one delivery (connect, send, answer), not each read.
 CANASTA_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("CANASTA_WEBHOOK_TIMEOUT_SECONDS", "5"))
-# A hook whose last this-many delivery attempts all failed is turned off and its owner mailed.
+# A hook is turned off (and its owner mailed) once its deliveries have failed without a
+# success for CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS and at least this many times in a row.
 CANASTA_WEBHOOK_MAX_FAILURES = int(os.environ.get("CANASTA_WEBHOOK_MAX_FAILURES", "10"))
+CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS = float(
+    os.environ.get("CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS", str(24 * 3600))
+)
+# Retries of a failing hook back off from CANASTA_OUTBOX_BACKOFF_SECONDS up to this.
+CANASTA_WEBHOOK_MAX_BACKOFF_SECONDS = float(
+    os.environ.get("CANASTA_WEBHOOK_MAX_BACKOFF_SECONDS", "3600")
+)
 CANASTA_WEBHOOKS_PER_USER = int(os.environ.get("CANASTA_WEBHOOKS_PER_USER", "10"))
 CANASTA_API_TOKENS_PER_USER = int(os.environ.get("CANASTA_API_TOKENS_PER_USER", "20"))
 # The event feed's long poll: default and longest wait, and how often a waiting request looks.
@@ -365,6 +374,8 @@ CANASTA_EVENTS_STREAM_SECONDS = float(os.environ.get("CANASTA_EVENTS_STREAM_SECO
 # Feed events and webhook delivery attempts older than this are deleted, once a day by beat.
 CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAYS", "30"))
 CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))
+# Outbox rows that are done (sent, skipped, failed) are deleted after this, on the same beat.
+CANASTA_OUTBOX_RETENTION_DAYS = int(os.environ.get("CANASTA_OUTBOX_RETENTION_DAYS", "30"))
 
 # --- Production hardening (README "Deployment"; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.

@@ -1,5 +1,5 @@
 """Operators' view of webhooks, their delivery log and API tokens. Secrets and key hashes are
-not shown; event payloads are (they hold only what their recipient could see)."""
+not shown."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ class WebhookAdmin(_ReadOnly):
         "kinds",
         "active",
         "consecutive_failures",
+        "failing_since",
+        "cursor",
+        "due_at",
         "disabled_at",
         "disabled_reason",
         "created_at",

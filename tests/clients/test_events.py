@@ -26,28 +26,38 @@ from tests.game_fixtures import (
 )
 
 
-def _kinds(user, **filters):
-    return list(
-        Event.objects.filter(recipient=user, **filters)
-        .order_by("pk")
-        .values_list("kind", flat=True)
-    )
+def _feed(user, after=0, kinds=None):
+    """What `user` reads in the feed (rendered for their seat), oldest first."""
+    events = selectors.events_after(user=user, after=after, limit=500)
+    return [e for e in events if kinds is None or e.kind in kinds]
+
+
+def _kinds(user, kinds=None):
+    return [e.kind for e in _feed(user, kinds=kinds)]
+
+
+def _one(user, kind):
+    (event,) = _feed(user, kinds=[kind])
+    return event
 
 
 def test_a_turn_writes_a_move_event_for_every_player_and_your_turn_for_the_next(users, game):
     mover = user_at(game, current_table(game).turn)
-    before = Event.objects.count()
+    before = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
     game = whole_turn(game)
 
     nxt = user_at(game, game.turn_seat)
     for name in ("alice", "bob", "carol", "dave"):
         expected = ["move", "your_turn"] if users[name] == nxt else ["move"]
-        assert [e.kind for e in Event.objects.filter(recipient=users[name], pk__gt=before)] == (
-            expected
-        )
-    assert not Event.objects.filter(recipient=users["eve"]).exists()
-    moved = Event.objects.get(recipient=mover, kind="move", pk__gt=before)
+        assert [e.kind for e in _feed(users[name], after=before)] == expected
+    assert _feed(users["eve"]) == []
+    # Written once: one shared move event, one your_turn for the next player.
+    assert [(e.kind, e.recipient_id) for e in Event.objects.filter(pk__gt=before)] == [
+        ("move", None),
+        ("your_turn", nxt.pk),
+    ]
+    (moved,) = _feed(mover, after=before, kinds=["move"])
     assert [m["action"]["type"] for m in moved.payload["moves"]] == ["draw", "discard"]
     assert moved.seq == game.last_seq and moved.payload["version"] == game.version
     assert moved.payload["turn"] == game.turn_seat
@@ -63,7 +73,7 @@ def test_each_player_sees_only_what_their_seat_may_see(users, game):
     assert drawn.get("cards")
 
     for seat in range(4):
-        event = Event.objects.get(recipient=user_at(game, seat), kind="move")
+        event = _one(user_at(game, seat), "move")
         # The same entries as GET /games/{id}/moves/ gives that seat.
         assert event.payload["moves"] == [api_move_entry(m, seat) for m in moves]
         assert event.payload["moves"] == [move_entry(m, seat) for m in moves]
@@ -74,7 +84,7 @@ def test_each_player_sees_only_what_their_seat_may_see(users, game):
         else:
             # Another player's draw shows as a count.
             assert "cards" not in draw
-    turn = Event.objects.get(kind="your_turn", recipient=user_at(game, game.turn_seat))
+    turn = _one(user_at(game, game.turn_seat), "your_turn")
     assert turn.payload["view"]["hand"] == current_table(game).hands[game.turn_seat]
     assert "hands" not in turn.payload["view"] and "stock" not in turn.payload["view"]
 
@@ -82,11 +92,11 @@ def test_each_player_sees_only_what_their_seat_may_see(users, game):
 def test_a_resignation_writes_the_move_and_match_over(users, game):
     game_resign(game_id=game.pk, user=users["carol"])
     for name in ("alice", "bob", "carol", "dave"):
-        kinds = _kinds(users[name], kind__in=["move", "hand_over", "match_over"])
+        kinds = _kinds(users[name], kinds=["move", "hand_over", "match_over"])
         assert kinds == ["move", "hand_over", "match_over"]
-    over = Event.objects.get(recipient=users["alice"], kind="match_over")
+    over = _one(users["alice"], "match_over")
     assert over.payload["reason"] == "resigned" and over.payload["winner_side"] == 0
-    move = Event.objects.get(recipient=users["alice"], kind="move")
+    move = _one(users["alice"], "move")
     assert move.payload["moves"][0]["action"] == {"type": "resign"}
 
 
@@ -95,7 +105,7 @@ def test_a_timeout_writes_a_timeout_event_for_everyone(users):
     silent = game.turn_seat
     assert timeout_apply(game_id=game.pk, now=game.deadline + timedelta(seconds=1))
     for name in ("alice", "bob", "carol", "dave"):
-        timeout = Event.objects.get(recipient=users[name], kind="timeout")
+        timeout = _one(users[name], "timeout")
         assert timeout.payload["timed_out_seat"] == silent
         assert timeout.payload["policy"] == "autoplay"
         assert _kinds(users[name])[-1] == "timeout"
@@ -106,14 +116,19 @@ def test_a_bot_table_writes_events_for_its_only_person(db):
 
     ann = make_user("ann")
     game = lobby.game_create(creator=ann, variant="classic", players=2, options={}, bots=["basic"])
-    assert set(Event.objects.filter(game=game).values_list("recipient", flat=True)) <= {ann.pk}
+    assert set(Event.objects.filter(game=game).values_list("recipient", flat=True)) <= {
+        ann.pk,
+        None,
+    }
+    seat = game.seats.get(user=ann).number
+    assert _feed(ann) and {e.payload["seat"] for e in _feed(ann)} == {seat}
 
 
 def test_the_feed_lists_my_events_in_order_and_resumes_after_an_id(users, game):
     for _ in range(3):
         game = whole_turn(game)
     alice = token_client(users["alice"], ["read"])
-    mine = list(Event.objects.filter(recipient=users["alice"]).order_by("pk"))
+    mine = _feed(users["alice"])
 
     first = alice.get("/api/v1/events/", {"wait": 0, "limit": 2}).json()
     assert [e["id"] for e in first["events"]] == [e.pk for e in mine[:2]]
@@ -125,9 +140,9 @@ def test_the_feed_lists_my_events_in_order_and_resumes_after_an_id(users, game):
     assert done == {"events": [], "last_id": mine[-1].pk}
     latest = alice.get("/api/v1/events/", {"after": "latest", "wait": 0}).json()
     assert latest == {"events": [], "last_id": mine[-1].pk}
-    # Only my own events: bob's are not in mine.
+    # Only my own your_turn events: bob's are not in mine.
     ids = {e.pk for e in Event.objects.filter(recipient=users["bob"])}
-    assert ids.isdisjoint(e["id"] for e in first["events"] + rest["events"])
+    assert ids and ids.isdisjoint(e["id"] for e in first["events"] + rest["events"])
 
 
 def test_a_long_poll_with_nothing_new_returns_empty_after_the_wait(users, game):
@@ -154,7 +169,7 @@ def test_the_stream_sends_server_sent_events(users, game, settings):
     settings.CANASTA_EVENTS_STREAM_SECONDS = 0.3
     game = whole_turn(game)
     alice = token_client(users["alice"])
-    mine = list(Event.objects.filter(recipient=users["alice"]).order_by("pk"))
+    mine = _feed(users["alice"])
 
     response = alice.get(
         "/api/v1/events/stream/",

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from clients.services.netguard import Target
-from clients.services.webhooks import http_post
+from clients.services.posting import http_post
 
 TIMEOUT = 1.0
 # The slow receiver keeps going for this long unless we hang up: far beyond the deadline.
