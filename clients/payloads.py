@@ -15,8 +15,8 @@ plus per kind: move: `moves` (log entries as on GET /games/{id}/moves/), `versio
 match_over: `totals`, `winner_side`, `reason`; timeout: `timed_out_seat`, `policy`,
 `handed_to_bot`, `view`, `deadline`.
 
-The stored facts per kind: move: version, turn, status (the moves are the log's
-first_seq..seq); your_turn: deadline; hand_over: hand_result, totals; match_over: totals,
+The stored facts per kind: move: version, turn, status (only when not "active"; the moves
+are the log's first_seq..seq); your_turn: deadline (only when there is one); hand_over: hand_result, totals; match_over: totals,
 winner_side, reason; timeout: timed_out_seat, policy, handed_to_bot, deadline.
 """
 
@@ -114,7 +114,7 @@ def _data(reading: _Reading, event: Any, game: Game, seat: int | None) -> dict[s
         moves = [batch[n] for n in range(event.first_seq or event.seq, event.seq + 1) if n in batch]
         data["moves"] = [move_entry(move, seat) for move in moves]
         data.update(version=facts.get("version"), turn=facts.get("turn"))
-        data["status"] = facts.get("status")
+        data["status"] = facts.get("status", "active")
     elif event.kind == "your_turn":
         table = reading.table(game, event.seq)
         data["view"] = engine.player_view(table, seat) if table is not None else None

@@ -33,7 +33,9 @@ from clients.models import Event, EventKind, Webhook, WebhookDelivery
 from clients.payloads import seats_of
 from clients.services.webhooks import webhooks_wake
 from games.engine import Table
-from games.models import Game, Move
+from games.models import Game, GameStatus, Move
+
+ACTIVE = GameStatus.ACTIVE
 
 # The longest batch games.services.moves accepts: a game's first event (or its first since
 # this feature existed) never reaches further back than that.
@@ -131,6 +133,11 @@ def _when(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
+def _deadline(game: Game) -> dict[str, Any]:
+    # A game without a time limit stores nothing (the reader gets "deadline": null).
+    return {"deadline": _when(game.deadline)} if game.deadline is not None else {}
+
+
 def _readers(draft: Draft) -> set[int]:
     return {draft.recipient_id} if draft.recipient_id is not None else set(draft.readers)
 
@@ -216,7 +223,10 @@ def events_for_moves(
         moves = _unannounced(game, logged, announced or 0, move_seq)
     drafts: list[Draft] = []
     if moves:
-        facts = {"version": game.version, "turn": game.turn_seat, "status": game.status}
+        facts = {"version": game.version, "turn": game.turn_seat}
+        if game.status != ACTIVE:
+            # Stored only when it is news: most batches leave the game active.
+            facts["status"] = game.status
         drafts.append(Draft(None, EventKind.MOVE, facts, first_seq=moves[0].seq, readers=readers))
     drafts += _result_drafts(events, totals, readers)
     return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
@@ -232,7 +242,7 @@ def events_for_turn(
     if table.over or game.turn_seat is None:
         return []
     drafts = [
-        Draft(seat.user_id, EventKind.YOUR_TURN, {"deadline": _when(game.deadline)})
+        Draft(seat.user_id, EventKind.YOUR_TURN, _deadline(game))
         for seat in seats_of(game)
         if seat.number == game.turn_seat and not seat.away
     ]
