@@ -64,7 +64,6 @@ class Event(models.Model):
                 condition=Q(recipient__isnull=False),
                 name="event_recipient_id_idx",
             ),
-            models.Index(fields=["created_at"], name="event_created_idx"),
         ]
 
     def __str__(self) -> str:

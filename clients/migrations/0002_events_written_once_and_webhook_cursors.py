@@ -137,6 +137,8 @@ class Migration(migrations.Migration):
         migrations.RunPython(share_events, elidable=False),
         migrations.RemoveIndex(model_name="event", name="event_recipient_id_idx"),
         migrations.RemoveIndex(model_name="event", name="event_game_kind_seq_idx"),
+        # Pruning walks the primary key instead (clients.services.events.events_prune).
+        migrations.RemoveIndex(model_name="event", name="event_created_idx"),
         migrations.RemoveField(model_name="event", name="payload"),
         migrations.AddIndex(
             model_name="event",

@@ -40,6 +40,7 @@ ACTIVE = GameStatus.ACTIVE
 # The longest batch games.services.moves accepts: a game's first event (or its first since
 # this feature existed) never reaches further back than that.
 MAX_BATCH_MOVES = 50
+PRUNE_CHUNK = 5000
 
 
 @dataclass(frozen=True)
@@ -275,5 +276,15 @@ def events_prune(*, days: int, now: datetime | None = None) -> tuple[int, int]:
     """
     cutoff = (now or timezone.now()) - timedelta(days=days)
     deliveries, _ = WebhookDelivery.objects.filter(created_at__lt=cutoff).delete()
-    events, _ = Event.objects.filter(created_at__lt=cutoff).delete()
+    # Ids follow creation (within the seconds a transaction lasts), so the old events are the
+    # ids below the first recent one: found by walking the primary key from the start, which
+    # costs what is deleted, with no index on created_at to keep for every event.
+    first_kept = (
+        Event.objects.filter(created_at__gte=cutoff).order_by("id").values_list("id", flat=True)
+    )
+    boundary = next(iter(first_kept[:1]), None)
+    old = Event.objects.all() if boundary is None else Event.objects.filter(id__lt=boundary)
+    events = 0
+    while chunk := list(old.order_by("id").values_list("id", flat=True)[:PRUNE_CHUNK]):
+        events += Event.objects.filter(id__in=chunk).delete()[0]
     return events, deliveries
