@@ -238,6 +238,9 @@ class Harness:
                 where = f"event {event.kind} to seat {seat}"
                 self.assert_cards(shown.payload, self.allowed(before, after, seat), where)
                 self.assert_no_secret(json.dumps(shown.payload), seat, where)
+                if event.kind in ("your_turn", "timeout"):
+                    # Rebuilt for the reader from the table of its moment: exactly their view.
+                    assert shown.payload["view"] == engine.player_view(after, seat), where
                 self.checked["event"] += 1
 
         outbox_sweep()  # emails through Django's backend
