@@ -36,14 +36,19 @@ class Event(models.Model):
     """
 
     # Only for an event meant for one person (your_turn); None: every person at the table.
+    # No index of its own on either key: the (recipient, id) and (game, id) indexes below
+    # lead with them and serve every lookup (the feed, cascading deletes).
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="client_events",
+        db_index=False,
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="client_events")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="client_events", db_index=False
+    )
     kind = models.CharField(max_length=12, choices=EventKind.choices)
     # The game's move seq when the event happened (0 at the deal of a new game).
     seq = models.PositiveIntegerField()

@@ -107,6 +107,17 @@ class Migration(migrations.Migration):
                 on_delete=django.db.models.deletion.CASCADE,
                 related_name="client_events",
                 to=settings.AUTH_USER_MODEL,
+                db_index=False,
+            ),
+        ),
+        migrations.AlterField(
+            model_name="event",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="client_events",
+                to="games.game",
             ),
         ),
         migrations.AddField(
