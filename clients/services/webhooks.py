@@ -157,8 +157,9 @@ def webhook_delete(*, owner: Any, webhook_id: int) -> None:
 
 def webhook_run_soon(hook_id: int) -> None:
     try:
-        # By name from the app's registry: clients.tasks imports this module.
-        current_app.tasks[DELIVER_TASK].delay(hook_id)
+        # By name (clients.tasks imports this module): the registered task where this process
+        # has it, else a plain message to the broker (a web process need not import tasks).
+        current_app.signature(DELIVER_TASK, args=(hook_id,)).delay()
     except Exception:
         # The broker is down: the hook is due in the database and beat's sweep runs it.
         logger.warning("webhook %s: could not queue its run; the sweep will", hook_id)
