@@ -1,7 +1,10 @@
 """The Celery application; tasks live in each app's tasks.py and are found by autodiscovery.
 
 Configuration is the CELERY_* settings (settings.py); the beat schedule is built here from the
-CANASTA_*_SECONDS settings. README.md, "Background work", describes what runs.
+CANASTA_*_SECONDS settings. README.md, "Background work", describes what runs. Every task has a
+soft and a hard time limit: CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT by default,
+tighter ones where a task names its own (clients.tasks.deliver_webhook); they are enforced by
+the prefork pool the Procfile runs (docs/webhooks-and-events.md).
 """
 
 from __future__ import annotations
