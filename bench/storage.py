@@ -102,7 +102,9 @@ def row_bytes(table: str) -> int:
         if connection.vendor == "postgresql":
             cursor.execute(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t")
         else:
-            columns = [c.name for c in connection.introspection.get_table_description(cursor, table)]
+            columns = [
+                c.name for c in connection.introspection.get_table_description(cursor, table)
+            ]
             lengths = " + ".join(f"coalesce(length(CAST({c} AS BLOB)), 0)" for c in columns)
             cursor.execute(f"SELECT coalesce(sum({lengths}), 0) FROM {table}")
         return int(cursor.fetchone()[0])
