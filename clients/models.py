@@ -36,8 +36,9 @@ class Event(models.Model):
     """
 
     # Only for an event meant for one person (your_turn); None: every person at the table.
-    # No index of its own on either key: the (recipient, id) and (game, id) indexes below
-    # lead with them and serve every lookup (the feed, cascading deletes).
+    # No index of its own on either key: the feed reads by game ((game, id) below); a person
+    # with events sits at a game, and a seated person cannot be deleted (Seat.user PROTECT),
+    # so no delete ever looks events up by recipient.
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -61,14 +62,9 @@ class Event(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [
-            # The feed's events of one game after a cursor, and a game's last `move` event.
+            # The feed: a reader's games' events after a cursor (their your_turn events are
+            # in those games too); a game's last `move` event.
             models.Index(fields=["game", "id"], name="event_game_id_idx"),
-            # The your_turn events of one person after a cursor.
-            models.Index(
-                fields=["recipient", "id"],
-                condition=Q(recipient__isnull=False),
-                name="event_recipient_id_idx",
-            ),
         ]
 
     def __str__(self) -> str:

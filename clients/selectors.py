@@ -33,11 +33,12 @@ def _seated_games(user: Any) -> QuerySet[Seat]:
 
 
 def _events_of(user: Any) -> QuerySet[Event]:
-    """Every event `user` may read: the shared events of their games, their own your_turn.
+    """Every event `user` may read: the shared events of their games, their own your_turn
+    (a your_turn is always for someone seated at its game).
 
-    The (game, id) and (recipient, id) indexes: one range scan per game after the cursor."""
-    return Event.objects.filter(
-        Q(recipient=user) | Q(recipient__isnull=True, game_id__in=_seated_games(user))
+    One range scan of the (game, id) index per game after the cursor."""
+    return Event.objects.filter(game_id__in=_seated_games(user)).filter(
+        Q(recipient__isnull=True) | Q(recipient=user)
     )
 
 

@@ -17,14 +17,6 @@ class Migration(migrations.Migration):
             index=models.Index(fields=["game", "id"], name="event_game_id_idx"),
         ),
         migrations.AddIndex(
-            model_name="event",
-            index=models.Index(
-                condition=models.Q(("recipient__isnull", False)),
-                fields=["recipient", "id"],
-                name="event_recipient_id_idx",
-            ),
-        ),
-        migrations.AddIndex(
             model_name="webhook",
             index=models.Index(
                 condition=models.Q(("active", True)), fields=["due_at"], name="webhook_due_idx"
