@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from clients.models import Event, Webhook, WebhookDelivery
 from clients.payloads import event_entry
-from clients.selectors import events_for_webhook
+from clients.selectors import events_for_webhook, last_event_id
 from clients.services.netguard import Target, UnsafeUrl, check_url
 from clients.services.posting import http_post
 from clients.services.webhooks import webhook_run_soon
@@ -208,8 +208,12 @@ def _deliver_pending(hook_id: int, token: int, ends: float) -> str:
         hook = Webhook.objects.select_related("owner").filter(pk=hook_id, claims=token).first()
         if hook is None or not hook.active:
             return "lost"
+        # Read first: any event it wants up to this id is committed, so found just below.
+        latest = last_event_id(user=hook.owner)
         events = events_for_webhook(webhook=hook, limit=BATCH)
         if not events:
+            # Nothing it wants up to `latest`: the next run need not look at those again.
+            _held(hook_id, token).filter(cursor__lt=latest).update(cursor=latest)
             return "caught_up"
         for event in events:
             if time.monotonic() >= ends:

@@ -121,6 +121,9 @@ def test_kinds_and_game_choose_which_events_are_sent(users, game, receiver):
     assert sent[everything.pk] == [e.pk for e in alice_events]
     assert sent[turns_only.pk] == [e.pk for e in alice_events if e.kind == "your_turn"]
     assert sent[bobs.pk] == []  # bob wants hand_over only: nothing yet
+    # Caught up, a hook's cursor moves past the events it does not want.
+    turns_only.refresh_from_db()
+    assert turns_only.cursor == alice_events[-1].pk
     # No outbox row per event and hook.
     assert not Outbox.objects.filter(channel="webhook").exists()
 
