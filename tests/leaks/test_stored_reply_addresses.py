@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-
 from types import SimpleNamespace
 
 from django.apps import apps
