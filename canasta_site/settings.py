@@ -179,6 +179,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A delivery under way when the broker connection drops is left to finish (its row records
 # the outcome); cancelling it could cut it off between sending and recording.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Every task has a soft limit (SoftTimeLimitExceeded is raised in it: a delivery under way is
+# recorded as a failed attempt) and a hard one (the worker process is killed and replaced), so
+# no stuck task holds a worker for good. Tasks with tighter limits name their own.
+CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "120"))
+CELERY_TASK_TIME_LIMIT = float(os.environ.get("CELERY_TASK_TIME_LIMIT", "150"))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TIMEZONE = "UTC"
@@ -378,9 +383,18 @@ CANASTA_INBOUND_SECRET = os.environ.get("CANASTA_INBOUND_SECRET", "")
 # Webhooks to private, loopback, link-local or otherwise internal addresses are refused unless
 # this is on (development with a local receiver; never in production).
 CANASTA_WEBHOOKS_ALLOW_PRIVATE = env_bool("CANASTA_WEBHOOKS_ALLOW_PRIVATE", default=False)
+# The whole of one delivery (connect, send, answer), not each read.
 CANASTA_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("CANASTA_WEBHOOK_TIMEOUT_SECONDS", "5"))
-# A hook whose last this-many delivery attempts all failed is turned off and its owner mailed.
+# A hook is turned off (and its owner mailed) once its deliveries have failed without a
+# success for CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS and at least this many times in a row.
 CANASTA_WEBHOOK_MAX_FAILURES = int(os.environ.get("CANASTA_WEBHOOK_MAX_FAILURES", "10"))
+CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS = float(
+    os.environ.get("CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS", str(24 * 3600))
+)
+# Retries of a failing hook back off from CANASTA_OUTBOX_BACKOFF_SECONDS up to this.
+CANASTA_WEBHOOK_MAX_BACKOFF_SECONDS = float(
+    os.environ.get("CANASTA_WEBHOOK_MAX_BACKOFF_SECONDS", "3600")
+)
 CANASTA_WEBHOOKS_PER_USER = int(os.environ.get("CANASTA_WEBHOOKS_PER_USER", "10"))
 CANASTA_API_TOKENS_PER_USER = int(os.environ.get("CANASTA_API_TOKENS_PER_USER", "20"))
 # Live account tokens per user (one per sign-in with a password); beyond it the oldest go.
@@ -399,6 +413,8 @@ CANASTA_EVENTS_AUTH_CHECK_SECONDS = float(os.environ.get("CANASTA_EVENTS_AUTH_CH
 # Feed events and webhook delivery attempts older than this are deleted, once a day by beat.
 CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAYS", "30"))
 CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))
+# Outbox rows that are done (sent, skipped, failed) are deleted after this, on the same beat.
+CANASTA_OUTBOX_RETENTION_DAYS = int(os.environ.get("CANASTA_OUTBOX_RETENTION_DAYS", "30"))
 
 # --- Production hardening (README "Deployment"; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.

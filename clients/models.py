@@ -20,39 +20,68 @@ class EventKind(models.TextChoices):
 
 
 class Event(models.Model):
-    """Something that happened in a game, as one player may see it.
+    """Something that happened in a game, written once for everyone who may see it.
 
-    Written in the move's transaction. `id` is the feed's cursor: for one recipient, ids grow
-    in commit order, because every transaction that writes a user's events first locks that
-    user's row and holds it until commit (clients/services/events.py).
+    A shared event (`recipient` None: move, hand_over, match_over, timeout) reaches every
+    person seated at the game; a `your_turn` reaches its `recipient` only. The row keeps the
+    public facts of the event (`facts`); what a recipient reads (a feed answer, a webhook body)
+    is built from them when it is read, for that recipient's seat: the moves from the move log
+    filtered by engine.event_for, a player view of the table replayed to `seq`
+    (clients/payloads.py). So nothing hidden is stored here, and a move costs one row, not one
+    per player.
+
+    `id` is the feed's cursor: for one person, ids grow in commit order, because every
+    transaction that writes events a person may see first locks that person's row and holds it
+    until commit (clients/services/events.py).
     """
 
+    # Only for an event meant for one person (your_turn); None: every person at the table.
+    # No index of its own on either key: the feed reads by game ((game, id) below); a person
+    # with events sits at a game, and a seated person cannot be deleted (Seat.user PROTECT),
+    # so no delete ever looks events up by recipient.
     recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_events"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="client_events",
+        db_index=False,
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="client_events")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="client_events", db_index=False
+    )
     kind = models.CharField(max_length=12, choices=EventKind.choices)
     # The game's move seq when the event happened (0 at the deal of a new game).
     seq = models.PositiveIntegerField()
-    # Built from the recipient's player view and engine.event_for only (clients/payloads.py).
-    payload = models.JSONField(default=dict)
+    # move: the first move of the batch (the batch is first_seq..seq of the move log).
+    first_seq = models.PositiveIntegerField(null=True, blank=True)
+    # Public facts only, the same for every recipient (clients/payloads.py lists them by kind).
+    facts = models.JSONField(default=dict)
     created_at = models.DateTimeField()
 
     class Meta:
         ordering = ["id"]
         indexes = [
-            # The feed: WHERE recipient = ? AND id > ? ORDER BY id.
-            models.Index(fields=["recipient", "id"], name="event_recipient_id_idx"),
-            # Which moves a game already announced (the last `move` event's seq).
-            models.Index(fields=["game", "kind", "seq"], name="event_game_kind_seq_idx"),
-            models.Index(fields=["created_at"], name="event_created_idx"),
+            # The feed: a reader's games' events after a cursor (their your_turn events are
+            # in those games too); a game's last `move` event.
+            models.Index(fields=["game", "id"], name="event_game_id_idx"),
         ]
 
     def __str__(self) -> str:
-        return f"event {self.pk} {self.kind} for user {self.recipient_id} in {self.game_id}"
+        return f"event {self.pk} {self.kind} in {self.game_id}"
 
 
 class Webhook(models.Model):
+    """A receiver of its owner's events, delivered one at a time in event order.
+
+    `cursor` is the last event handled (delivered, or not one the hook wants); a run claims
+    the hook (one worker at a time, `claims` is the fencing token), sends the events after the
+    cursor in order and stops at the first failure, which waits `due_at` (a backoff) and is
+    tried again. A hook is turned off only after its deliveries have kept failing for
+    CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS; turned on again it resumes from its cursor, so it
+    receives what it missed, as far as the feed still holds it (clients/services/webhooks.py).
+    """
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
     )
@@ -67,14 +96,28 @@ class Webhook(models.Model):
     # rotation; never in a listing.
     secret = models.CharField(max_length=80)
     active = models.BooleanField(default=True)
+    # The last event id handled; the next delivery is the owner's first event after it.
+    cursor = models.BigIntegerField(default=0)
+    # When a run should next look for events: set when an event is written for the owner,
+    # pushed back by a failure's backoff; None: nothing known to do.
+    due_at = models.DateTimeField(null=True, blank=True)
+    # A run holds the hook until then (a worker that died frees it when this passes).
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    claims = models.PositiveIntegerField(default=0)
     consecutive_failures = models.PositiveIntegerField(default=0)
+    # The first failure of the current run of failures (None: the last attempt succeeded).
+    failing_since = models.DateTimeField(null=True, blank=True)
     disabled_at = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["owner", "active"], name="webhook_owner_active_idx")]
+        indexes = [
+            models.Index(fields=["owner", "active"], name="webhook_owner_active_idx"),
+            # The sweep: active hooks whose run is due.
+            models.Index(fields=["due_at"], condition=Q(active=True), name="webhook_due_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"webhook {self.pk} of user {self.owner_id} -> {self.url}"
@@ -87,7 +130,7 @@ class WebhookDelivery(models.Model):
     event = models.ForeignKey(
         Event, on_delete=models.SET_NULL, null=True, blank=True, related_name="deliveries"
     )
-    # The notifications.Outbox row that carries the delivery (its retries and backoff).
+    # Deliveries made through the outbox before hooks had a cursor: that row (else None).
     outbox_id = models.BigIntegerField(null=True, blank=True)
     attempt = models.PositiveSmallIntegerField()
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from clients.models import ApiToken, Event, Webhook, WebhookDelivery
+from clients.payloads import events_render
+from games.models import Seat, SeatKind
 
 EVENTS_PAGE_DEFAULT = 100
 EVENTS_PAGE_MAX = 500
@@ -16,14 +20,47 @@ DELIVERIES_PAGE_DEFAULT = 50
 DELIVERIES_PAGE_MAX = 200
 
 
+def _seated_games(user: Any) -> QuerySet[Seat]:
+    """The games whose shared events reach `user`: those they sit at as a person, unless the
+    game ended longer ago than the feed keeps events (nothing of it is left to read)."""
+    kept_since = timezone.now() - timedelta(days=settings.CANASTA_EVENTS_RETENTION_DAYS)
+    return Seat.objects.filter(
+        Q(game__finished_at__isnull=True) | Q(game__finished_at__gte=kept_since),
+        user=user,
+        kind=SeatKind.HUMAN,
+        number__isnull=False,
+    ).values("game_id")
+
+
+def _events_of(user: Any) -> QuerySet[Event]:
+    """Every event `user` may read: the shared events of their games, their own your_turn
+    (a your_turn is always for someone seated at its game).
+
+    One range scan of the (game, id) index per game after the cursor."""
+    return Event.objects.filter(game_id__in=_seated_games(user)).filter(
+        Q(recipient__isnull=True) | Q(recipient=user)
+    )
+
+
 def events_after(*, user: Any, after: int, limit: int = EVENTS_PAGE_DEFAULT) -> list[Event]:
-    """The user's events with id > `after`, oldest first (the (recipient, id) index)."""
+    """The user's events with id > `after`, oldest first, each with its `payload`: the data as
+    the user's seat may see it (clients/payloads.py)."""
     limit = max(1, min(limit, EVENTS_PAGE_MAX))
-    return list(Event.objects.filter(recipient=user, id__gt=after).order_by("id")[:limit])
+    events = list(_events_of(user).filter(id__gt=after).order_by("id")[:limit])
+    return events_render(events, user_id=user.pk)
+
+
+def events_for_webhook(*, webhook: Webhook, limit: int = EVENTS_PAGE_DEFAULT) -> list[Event]:
+    """The events the hook has not received yet (after its cursor, of its kinds and game),
+    oldest first, rendered for its owner."""
+    events = _events_of(webhook.owner).filter(id__gt=webhook.cursor, kind__in=webhook.kinds)
+    if webhook.game_id is not None:
+        events = events.filter(game_id=webhook.game_id)
+    return events_render(list(events.order_by("id")[:limit]), user_id=webhook.owner_id)
 
 
 def last_event_id(*, user: Any) -> int:
-    last = Event.objects.filter(recipient=user).order_by("-id").values_list("id", flat=True)
+    last = _events_of(user).order_by("-id").values_list("id", flat=True)
     return next(iter(last[:1]), 0)
 
 

@@ -1,4 +1,4 @@
-"""Background work of the client features: pruning the event feed (scheduled by beat)."""
+"""Background work of the client features: webhook runs and their sweep, pruning the feed."""
 
 from __future__ import annotations
 
@@ -6,6 +6,25 @@ from celery import shared_task
 from django.conf import settings
 
 from clients.services.events import events_prune
+from clients.services.webhook_delivery import RUN_SECONDS, webhook_run
+from clients.services.webhooks import webhooks_sweep
+
+
+# A run stops starting deliveries after RUN_SECONDS; each delivery has its own deadline
+# (CANASTA_WEBHOOK_TIMEOUT_SECONDS). The limits only catch what those cannot.
+@shared_task(
+    name="clients.tasks.deliver_webhook",
+    ignore_result=True,
+    soft_time_limit=RUN_SECONDS + 30,
+    time_limit=RUN_SECONDS + 45,
+)
+def deliver_webhook(webhook_id: int) -> str:
+    return webhook_run(webhook_id)
+
+
+@shared_task(name="clients.tasks.sweep_webhooks", ignore_result=True)
+def sweep_webhooks() -> int:
+    return webhooks_sweep()
 
 
 @shared_task(name="clients.tasks.prune_events", ignore_result=True)

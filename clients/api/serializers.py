@@ -115,7 +115,9 @@ class WebhookPatchInSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=EventKind.choices), required=False
     )
     active = serializers.BooleanField(
-        required=False, help_text="true turns a disabled hook on again (failures reset)."
+        required=False,
+        help_text="true turns a disabled hook on again (failures reset); it then receives "
+        "the events it missed, in order, as far back as the feed keeps them.",
     )
 
 

@@ -1,9 +1,11 @@
-"""The per-user event feed, written in the move's own transaction.
+"""The event feed, written in the move's own transaction.
 
-games/services/notify.py calls these next to the emails it writes: every human player gets a
-`move` event for each accepted batch (the moves as their seat may see them), `hand_over` and
-`match_over`, `timeout`, and `your_turn` when the turn passes to them. Each event is then
-offered to the recipient's matching webhooks (clients/services/webhooks.py).
+games/services/notify.py calls these next to the emails it writes. Each event is written once
+for everyone who may see it: a `move` event for each accepted batch, `hand_over`,
+`match_over` and `timeout` for every person at the table, `your_turn` for the one person the
+turn passes to. The rows keep public facts only; a reader's data (their seat's view of the
+moves, of the table) is built when they read it (clients/payloads.py). The readers' webhooks
+are then woken up (clients/services/webhooks.py), after commit.
 
 Ordering: the feed's cursor is the event id. Ids come from one sequence, so two transactions
 writing events for the same user could commit in the opposite order of their ids, and a
@@ -17,7 +19,7 @@ block inserts of rows that reference the user; SQLite's single writer orders eve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,32 +30,33 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from clients.models import Event, EventKind, Webhook, WebhookDelivery
-from clients.payloads import move_payload
+from clients.payloads import seats_of
+from clients.services.webhooks import webhooks_wake
 from games.engine import Table
-from games.models import Game, Move, Seat, SeatKind
+from games.models import Game, GameStatus, Move
+
+ACTIVE = GameStatus.ACTIVE
 
 # The longest batch games.services.moves accepts: a game's first event (or its first since
 # this feature existed) never reaches further back than that.
 MAX_BATCH_MOVES = 50
+PRUNE_CHUNK = 5000
 
 
 @dataclass(frozen=True)
 class Draft:
-    recipient_id: int
+    """An event to write: `recipient_id` None for everyone at the table (`readers`)."""
+
+    recipient_id: int | None
     kind: str
-    payload: dict[str, Any]
-
-
-def _humans(game: Game) -> list[Seat]:
-    return [
-        seat
-        for seat in game.seats.all()
-        if seat.user_id is not None and seat.kind == SeatKind.HUMAN and seat.number is not None
-    ]
+    facts: dict[str, Any]
+    first_seq: int | None = None
+    readers: Sequence[int] = field(default=())
 
 
 def _last_announced(game: Game) -> Any:
-    return Event.objects.filter(game=game, kind=EventKind.MOVE).order_by("-seq").values("seq")[:1]
+    # The (game, id) index, newest first: the last `move` event is at or near the top.
+    return Event.objects.filter(game=game, kind=EventKind.MOVE).order_by("-id").values("seq")[:1]
 
 
 def _batch_moves(game: Game, move_seq: int) -> list[Move]:
@@ -126,25 +129,37 @@ class Locks:
         self.hooked.update(hooked)
 
 
+def _when(moment: datetime | None) -> str | None:
+    # As the emails of the same moment write it (notifications.payloads).
+    return moment.isoformat() if moment is not None else None
+
+
+def _deadline(game: Game) -> dict[str, Any]:
+    # A game without a time limit stores nothing (the reader gets "deadline": null).
+    return {"deadline": _when(game.deadline)} if game.deadline is not None else {}
+
+
+def _readers(draft: Draft) -> set[int]:
+    return {draft.recipient_id} if draft.recipient_id is not None else set(draft.readers)
+
+
 def events_write(
     *, game: Game, seq: int, drafts: Iterable[Draft], locks: Locks | None = None
 ) -> list[Event]:
-    """Write events (in the caller's transaction) and queue their webhook deliveries.
+    """Write events (in the caller's transaction) and wake their readers' webhooks.
 
-    ``locks``: the transaction's Locks, when it wrote events already (its recipients are
-    not locked twice)."""
-    from clients.services.webhooks import webhooks_enqueue
-
+    Everyone who may read an event is locked first (the feed's order, above). ``locks``: the
+    transaction's Locks, when it wrote events already (its readers are not locked twice)."""
     drafts = list(drafts)
     if not drafts:
         return []
     now = timezone.now()
     with transaction.atomic(savepoint=False):
-        recipients = sorted({draft.recipient_id for draft in drafts})
+        readers = sorted(set().union(*(_readers(draft) for draft in drafts)))
         if locks is None:
-            hooked, _ = _lock_recipients(recipients)
+            hooked, _ = _lock_recipients(readers)
         else:
-            hooked = locks.take(recipients)
+            hooked = locks.take(readers)
         events = Event.objects.bulk_create(
             [
                 Event(
@@ -152,15 +167,34 @@ def events_write(
                     game=game,
                     kind=draft.kind,
                     seq=seq,
-                    payload=draft.payload,
+                    first_seq=draft.first_seq,
+                    facts=draft.facts,
                     created_at=now,
                 )
                 for draft in drafts
             ]
         )
         if hooked:
-            webhooks_enqueue(events=[event for event in events if event.recipient_id in hooked])
+            webhooks_wake(owner_ids=hooked & set(readers), now=now)
     return events
+
+
+def _result_drafts(
+    events: Iterable[dict[str, Any]], totals: list[int], readers: list[int]
+) -> list[Draft]:
+    drafts: list[Draft] = []
+    for event in events:
+        if event.get("type") == "hand_result":
+            facts = {"hand_result": dict(event), "totals": list(totals)}
+            drafts.append(Draft(None, EventKind.HAND_OVER, facts, readers=readers))
+        elif event.get("type") == "match_over":
+            facts = {
+                "totals": list(totals),
+                "winner_side": event.get("winner"),
+                "reason": str(event.get("reason")),
+            }
+            drafts.append(Draft(None, EventKind.MATCH_OVER, facts, readers=readers))
+    return drafts
 
 
 def events_for_moves(
@@ -172,89 +206,45 @@ def events_for_moves(
     logged: Sequence[Move] | None = None,
     locks: Locks | None = None,
 ) -> list[Event]:
-    """A batch was logged (a turn, a resignation, a forfeit): `move` for every human player,
-    then `hand_over` / `match_over` if the batch ended the hand or the match.
+    """A batch was logged (a turn, a resignation, a forfeit): one `move` event for everyone
+    at the table, then `hand_over` / `match_over` if the batch ended the hand or the match.
 
     ``logged``: the batch's Move rows as the caller just wrote them (seq order), so they are
     not read back; ``locks``: the transaction's Locks (events_write), filled here."""
-    from notifications.payloads import hand_over_payload, match_over_payload
-
-    humans = _humans(game)
-    if not humans:
+    readers = sorted({seat.user_id for seat in seats_of(game)})
+    if not readers:
         return []
-    drafts: list[Draft] = []
     if logged is None:
         moves = _batch_moves(game, move_seq)
     else:
-        # One statement locks the recipients and reads the last announced seq.
+        # One statement locks the readers and reads the last announced seq.
         locks = locks if locks is not None else Locks()
-        recipients = sorted({seat.user_id for seat in humans})
-        hooked, announced = _lock_recipients(recipients, announced_in=game)
-        locks.add(recipients, hooked)
+        hooked, announced = _lock_recipients(readers, announced_in=game)
+        locks.add(readers, hooked)
         moves = _unannounced(game, logged, announced or 0, move_seq)
+    drafts: list[Draft] = []
     if moves:
-        drafts += [
-            Draft(
-                seat.user_id, EventKind.MOVE, move_payload(game=game, seat=seat.number, moves=moves)
-            )
-            for seat in humans
-        ]
-    for event in events:
-        if event.get("type") == "hand_result":
-            drafts += [
-                Draft(
-                    seat.user_id,
-                    EventKind.HAND_OVER,
-                    hand_over_payload(
-                        game=game, seat=seat.number, hand_result=event, totals=totals
-                    ),
-                )
-                for seat in humans
-            ]
-        elif event.get("type") == "match_over":
-            drafts += [
-                Draft(
-                    seat.user_id,
-                    EventKind.MATCH_OVER,
-                    match_over_payload(
-                        game=game,
-                        seat=seat.number,
-                        totals=totals,
-                        winner_side=event.get("winner"),
-                        reason=str(event.get("reason")),
-                    ),
-                )
-                for seat in humans
-            ]
+        facts = {"version": game.version, "turn": game.turn_seat}
+        if game.status != ACTIVE:
+            # Stored only when it is news: most batches leave the game active.
+            facts["status"] = game.status
+        drafts.append(Draft(None, EventKind.MOVE, facts, first_seq=moves[0].seq, readers=readers))
+    drafts += _result_drafts(events, totals, readers)
     return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
 
 
 def events_for_turn(
-    *,
-    game: Game,
-    table: Table,
-    move_seq: int,
-    payloads: dict[int, dict[str, Any]] | None = None,
-    locks: Locks | None = None,
+    *, game: Game, table: Table, move_seq: int, locks: Locks | None = None
 ) -> list[Event]:
     """`your_turn` for the person who must act now (not a bot, not a seat a bot plays).
 
-    ``payloads``: the seats' turn payloads when the caller built them already (the email of
-    the same turn carries the same one), so the player view, the legal actions and the reply
-    token are not computed twice.
-    """
-    from notifications.payloads import turn_payload
-
+    It stores the deadline only: the reader's view and legal actions are built from the table
+    at `move_seq` when read."""
     if table.over or game.turn_seat is None:
         return []
-    payloads = payloads or {}
     drafts = [
-        Draft(
-            seat.user_id,
-            EventKind.YOUR_TURN,
-            payloads.get(seat.number) or turn_payload(game=game, table=table, seat=seat.number),
-        )
-        for seat in _humans(game)
+        Draft(seat.user_id, EventKind.YOUR_TURN, _deadline(game))
+        for seat in seats_of(game)
         if seat.number == game.turn_seat and not seat.away
     ]
     return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
@@ -263,24 +253,19 @@ def events_for_turn(
 def events_for_timeout(
     *, game: Game, table: Table, timed_out_seat: int, handed_to_bot: bool, move_seq: int
 ) -> list[Event]:
-    from notifications.payloads import timeout_payload
-
-    drafts = [
-        Draft(
-            seat.user_id,
-            EventKind.TIMEOUT,
-            timeout_payload(
-                game=game,
-                table=table,
-                seat=seat.number,
-                timed_out_seat=timed_out_seat,
-                policy=game.timeout_policy,
-                handed_to_bot=handed_to_bot,
-            ),
-        )
-        for seat in _humans(game)
-    ]
-    return events_write(game=game, seq=move_seq, drafts=drafts)
+    """`timeout` for everyone at the table; each reader's view of the table after it is built
+    when read."""
+    readers = sorted({seat.user_id for seat in seats_of(game)})
+    if not readers:
+        return []
+    facts = {
+        "timed_out_seat": timed_out_seat,
+        "policy": game.timeout_policy,
+        "handed_to_bot": handed_to_bot,
+        "deadline": _when(game.deadline),
+    }
+    draft = Draft(None, EventKind.TIMEOUT, facts, readers=readers)
+    return events_write(game=game, seq=move_seq, drafts=[draft])
 
 
 def events_prune(*, days: int, now: datetime | None = None) -> tuple[int, int]:
@@ -291,5 +276,15 @@ def events_prune(*, days: int, now: datetime | None = None) -> tuple[int, int]:
     """
     cutoff = (now or timezone.now()) - timedelta(days=days)
     deliveries, _ = WebhookDelivery.objects.filter(created_at__lt=cutoff).delete()
-    events, _ = Event.objects.filter(created_at__lt=cutoff).delete()
+    # Ids follow creation (within the seconds a transaction lasts), so the old events are the
+    # ids below the first recent one: found by walking the primary key from the start, which
+    # costs what is deleted, with no index on created_at to keep for every event.
+    first_kept = (
+        Event.objects.filter(created_at__gte=cutoff).order_by("id").values_list("id", flat=True)
+    )
+    boundary = next(iter(first_kept[:1]), None)
+    old = Event.objects.all() if boundary is None else Event.objects.filter(id__lt=boundary)
+    events = 0
+    while chunk := list(old.order_by("id").values_list("id", flat=True)[:PRUNE_CHUNK]):
+        events += Event.objects.filter(id__in=chunk).delete()[0]
     return events, deliveries

@@ -1,43 +1,39 @@
-"""Webhooks: registration, signed delivery through the outbox, the delivery log, disabling.
+"""Webhooks: registration, waking a hook when its owner has new events, the sweep.
 
-A matching event becomes an Outbox row (channel `webhook`, key "webhook:<hook>:<event>") in
-the event's transaction, so it is delivered after commit with the outbox's claims, retries,
-backoff and sweeps (README.md, "Background work"). notifications.services.delivery hands
-such a row to `deliver`, which POSTs the event's JSON, signed, and records the attempt. After
-CANASTA_WEBHOOK_MAX_FAILURES failed attempts in a row the hook is disabled and its owner gets
-an email; a success resets the count.
+A hook receives its owner's events one at a time, in event order, from a cursor kept on the
+hook (clients/services/webhook_delivery.py runs the deliveries). Writing an event marks its
+readers' active hooks due, in the event's transaction (`webhooks_wake`), and after commit a
+Celery task runs each of them; beat's sweep runs the due hooks a lost task left behind
+(`webhooks_sweep`). Nothing is written per event and hook: what a hook has not received yet is
+simply the events after its cursor, so a hook turned off and on again receives what it
+missed, as far as the feed still keeps it (CANASTA_EVENTS_RETENTION_DAYS).
 """
 
 from __future__ import annotations
 
-import http.client
-import json
 import logging
 import secrets
-import socket
-import ssl
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from celery import current_app
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from clients.models import Event, EventKind, Webhook, WebhookDelivery
-from clients.payloads import event_entry
-from clients.services.netguard import Target, UnsafeUrl, check_url
-from clients.signing import signature
+from clients.models import EventKind, Webhook
+from clients.selectors import last_event_id
+from clients.services.netguard import UnsafeUrl, check_url
 from games.services.errors import ErrorKind, GameError
 
 logger = logging.getLogger(__name__)
 
-USER_AGENT = "Canasta-Webhooks/1"
-# What we read of a receiver's answer: only its status matters.
-MAX_RESPONSE_BYTES = 64 * 1024
+DELIVER_TASK = "clients.tasks.deliver_webhook"
 
 
 # --- registration -----------------------------------------------------------------------
@@ -98,9 +94,18 @@ def webhook_create(
         )
     game = game_visible_to(game_id=game_id, user=owner)[0] if game_id is not None else None
     secret = new_secret()
-    hook = Webhook.objects.create(
-        owner=owner, url=_checked_url(url), kinds=_checked_kinds(kinds), game=game, secret=secret
-    )
+    with transaction.atomic():
+        # The owner's row, as an event writer locks it: no event of theirs is being written
+        # meanwhile, so the cursor is exactly "everything so far" and the next event is sent.
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=owner.pk).first()
+        hook = Webhook.objects.create(
+            owner=owner,
+            url=_checked_url(url),
+            kinds=_checked_kinds(kinds),
+            game=game,
+            secret=secret,
+            cursor=last_event_id(user=owner),
+        )
     return hook, secret
 
 
@@ -112,7 +117,8 @@ def webhook_update(
     kinds: Iterable[str] | None = None,
     active: bool | None = None,
 ) -> Webhook:
-    """Change a hook; `active=True` turns a disabled hook back on with a clean slate."""
+    """Change a hook. `active=True` turns a disabled hook back on with a clean slate; it then
+    receives, in order, the events it missed while it was off (those the feed still keeps)."""
     hook = webhook_of(owner=owner, webhook_id=webhook_id)
     if url is not None:
         hook.url = _checked_url(url)
@@ -121,8 +127,11 @@ def webhook_update(
     if active is True and not hook.active:
         hook.active = True
         hook.consecutive_failures = 0
+        hook.failing_since = None
         hook.disabled_at = None
         hook.disabled_reason = ""
+        hook.due_at = timezone.now()
+        transaction.on_commit(lambda: webhook_run_soon(hook.pk))
     elif active is False and hook.active:
         hook.active = False
         hook.disabled_at = timezone.now()
@@ -143,199 +152,45 @@ def webhook_delete(*, owner: Any, webhook_id: int) -> None:
     webhook_of(owner=owner, webhook_id=webhook_id).delete()
 
 
-# --- fan-out, in the event's transaction ---------------------------------------------------
+# --- waking hooks up -----------------------------------------------------------------------
 
 
-def _wants(hook: Webhook, event: Event) -> bool:
-    return (
-        hook.owner_id == event.recipient_id
-        and (hook.game_id is None or hook.game_id == event.game_id)
-        and event.kind in hook.kinds
-    )
-
-
-def webhooks_enqueue(*, events: Iterable[Event]) -> int:
-    """An outbox row per (matching active hook, event); returns how many were written."""
-    from notifications.models import OutboxChannel, OutboxKind
-    from notifications.services.outbox import outbox_enqueue
-
-    events = list(events)
-    owners = {event.recipient_id for event in events}
-    hooks = list(Webhook.objects.filter(owner_id__in=owners, active=True).select_related("owner"))
-    written = 0
-    for event in events:
-        assert event.pk is not None, "bulk_create must return ids (SQLite >= 3.35, PostgreSQL)"
-        for hook in hooks:
-            if _wants(hook, event):
-                row = outbox_enqueue(
-                    recipient=hook.owner,
-                    kind=OutboxKind.WEBHOOK,
-                    channel=OutboxChannel.WEBHOOK,
-                    game=event.game,
-                    move_seq=event.seq,
-                    key=f"webhook:{hook.pk}:{event.pk}",
-                    payload={"webhook": hook.pk, "event": event.pk},
-                )
-                written += row is not None
-    return written
-
-
-# --- delivery, by a worker -------------------------------------------------------------------
-
-
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Connects to the address netguard checked, whatever the name resolves to by now."""
-
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout)
-        self._address = target.address
-
-    def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
-
-
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(
-            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
-        )
-        self._address = target.address
-
-    def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        # The certificate is checked against the URL's host name, not the address.
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
-
-
-def http_post(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> int:
-    """POST and return the status. Redirects are not followed: a 3xx is a failed delivery."""
-    kind = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
-    connection = kind(target, timeout)
+def webhook_run_soon(hook_id: int) -> None:
     try:
-        connection.request("POST", target.path, body=body, headers=headers)
-        response = connection.getresponse()
-        response.read(MAX_RESPONSE_BYTES)
-        return response.status
-    finally:
-        connection.close()
+        # By name (clients.tasks imports this module): the registered task where this process
+        # has it, else a plain message to the broker (a web process need not import tasks).
+        current_app.signature(DELIVER_TASK, args=(hook_id,)).delay()
+    except Exception:
+        # The broker is down: the hook is due in the database and beat's sweep runs it.
+        logger.warning("webhook %s: could not queue its run; the sweep will", hook_id)
 
 
-# Tests replace this with a fake receiver.
-transport: Callable[[Target, bytes, dict[str, str], float], int] = http_post
-
-
-def delivery_body(event: Event) -> bytes:
-    return json.dumps(event_entry(event), separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def delivery_headers(hook: Webhook, event: Event, body: bytes, timestamp: int) -> dict[str, str]:
-    return {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        "X-Canasta-Event-Id": str(event.pk),
-        "X-Canasta-Event-Kind": event.kind,
-        "X-Canasta-Webhook-Id": str(hook.pk),
-        "X-Canasta-Timestamp": str(timestamp),
-        "X-Canasta-Signature": signature(hook.secret, timestamp, body),
-    }
-
-
-def _attempt(hook: Webhook, event: Event) -> tuple[int | None, str]:
-    """One POST; (status code or None, error or "")."""
-    body = delivery_body(event)
-    headers = delivery_headers(hook, event, body, int(time.time()))
-    try:
-        # Resolved and checked again now: the name may point elsewhere since registration.
-        target = check_url(hook.url)
-        status = transport(target, body, headers, settings.CANASTA_WEBHOOK_TIMEOUT_SECONDS)
-    except UnsafeUrl as error:
-        return None, f"refused: {error}"
-    except (OSError, http.client.HTTPException) as error:
-        return None, f"{type(error).__name__}: {error}"
-    if 200 <= status < 300:
-        return status, ""
-    return status, f"the receiver answered HTTP {status}"
-
-
-def _record(
-    hook: Webhook, event: Event, row: Any, status: int | None, error: str, started: float
-) -> None:
-    WebhookDelivery.objects.create(
-        webhook=hook,
-        event=event,
-        outbox_id=row.pk,
-        attempt=row.attempts,
-        status_code=status,
-        ok=not error,
-        error=error[:500],
-        duration_ms=int((time.monotonic() - started) * 1000),
-        created_at=timezone.now(),
-    )
-
-
-def _disable(hook: Webhook, now: datetime) -> bool:
-    """Disable the hook once its failures reach the limit; tell the owner. True if done now."""
-    from notifications.models import OutboxChannel, OutboxKind
-    from notifications.services.outbox import outbox_enqueue
-
-    limit = settings.CANASTA_WEBHOOK_MAX_FAILURES
-    reason = f"{limit} failed deliveries in a row"
-    with transaction.atomic():
-        disabled = Webhook.objects.filter(
-            pk=hook.pk, active=True, consecutive_failures__gte=limit
-        ).update(active=False, disabled_at=now, disabled_reason=reason)
-        if not disabled:
-            return False
-        outbox_enqueue(
-            recipient=hook.owner,
-            kind=OutboxKind.WEBHOOK,
-            channel=OutboxChannel.EMAIL,
-            key=f"webhook-disabled:{hook.pk}:{now.isoformat()}",
-            payload={
-                "subject": f"Your webhook to {hook.url} was turned off",
-                "text": (
-                    f"Your webhook {hook.pk} ({hook.url}) failed {limit} times in a row and "
-                    "has been turned off; no more events are sent to it. Its delivery log "
-                    f"is at {settings.CANASTA_SITE_URL}/api/v1/webhooks/{hook.pk}/deliveries/ "
-                    'and PATCH /api/v1/webhooks/{id}/ with {"active": true} turns it on '
-                    "again."
-                ),
-                "game": None,
-                "seat": None,
-            },
+def webhooks_wake(*, owner_ids: Iterable[int], now: datetime | None = None) -> list[int]:
+    """The owners have new events (the caller's transaction writes them): their active hooks
+    are due now, unless a failure's backoff has them wait longer, and a run is queued for each
+    after commit. Returns the hooks' ids."""
+    now = now or timezone.now()
+    hooks = list(
+        Webhook.objects.filter(owner_id__in=list(owner_ids), active=True).values_list(
+            "pk", flat=True
         )
-    logger.warning("webhook %s disabled: %s", hook.pk, reason)
-    return True
-
-
-def deliver(row: Any) -> str:
-    """Deliver a claimed webhook outbox row; returns its new outbox status."""
-    from notifications.models import OutboxStatus
-    from notifications.services.outbox import (
-        outbox_mark_failed_attempt,
-        outbox_mark_sent,
-        outbox_mark_skipped,
     )
+    if hooks:
+        Webhook.objects.filter(pk__in=hooks).update(due_at=Coalesce("due_at", Value(now)))
+        transaction.on_commit(lambda: [webhook_run_soon(hook_id) for hook_id in hooks])
+    return hooks
 
-    hook = Webhook.objects.select_related("owner").filter(pk=row.payload.get("webhook")).first()
-    event = Event.objects.filter(pk=row.payload.get("event")).first()
-    if hook is None or event is None:
-        outbox_mark_skipped(row, reason="the webhook or its event no longer exists")
-        return OutboxStatus.SKIPPED
-    if not hook.active:
-        outbox_mark_skipped(row, reason="the webhook is turned off")
-        return OutboxStatus.SKIPPED
-    started = time.monotonic()
-    status, error = _attempt(hook, event)
-    _record(hook, event, row, status, error, started)
-    if not error:
-        outbox_mark_sent(row)
-        Webhook.objects.filter(pk=hook.pk, consecutive_failures__gt=0).update(
-            consecutive_failures=0
-        )
-        return OutboxStatus.SENT
-    logger.info("webhook %s, event %s, attempt %s: %s", hook.pk, event.pk, row.attempts, error)
-    new_status = outbox_mark_failed_attempt(row, error=error)
-    Webhook.objects.filter(pk=hook.pk).update(consecutive_failures=F("consecutive_failures") + 1)
-    _disable(hook, timezone.now())
-    return str(new_status)
+
+def webhooks_sweep(*, now: datetime | None = None, limit: int | None = None) -> int:
+    """Queue a run for every active hook that is due and not held by a run (a lost task, a
+    broker restart, the end of a backoff); beat calls this every CANASTA_SWEEP_SECONDS."""
+    now = now or timezone.now()
+    due = list(
+        Webhook.objects.filter(active=True, due_at__lte=now)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .order_by("due_at")
+        .values_list("pk", flat=True)[: limit or settings.CANASTA_OUTBOX_SWEEP_BATCH]
+    )
+    for hook_id in due:
+        webhook_run_soon(hook_id)
+    return len(due)

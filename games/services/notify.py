@@ -75,11 +75,10 @@ def notify_turn(
     if table.over or game.turn_seat is None:
         return
     to_act = [s for s in _humans(game) if s.number == game.turn_seat and not s.away]
-    # One payload per seat for the feed event and the email: the view, the legal actions and
-    # the reply token are computed once.
+    # The emails' payloads; the feed event stores no view (it is built when read).
     payloads = {s.number: turn_payload(game=game, table=table, seat=s.number) for s in to_act}
     # The event feed and webhooks of third-party clients (clients/), in this transaction.
-    events_for_turn(game=game, table=table, move_seq=move_seq, payloads=payloads, locks=locks)
+    events_for_turn(game=game, table=table, move_seq=move_seq, locks=locks)
     for seat in to_act:
         payload = dict(payloads[seat.number])
         if auto_drew:

@@ -173,3 +173,59 @@ def _compare_snapshot(game: Game, replay: _Replay, report: Verification) -> None
     dealt = max(replay.hands)
     if replay.table is not None and dealt != replay.table.hand:
         report.problems.append(f"hand {dealt} was dealt but the replay is in {replay.table.hand}")
+
+
+def table_after(*, game: Game, seq: int) -> Table | None:
+    """The table right after move `seq` of the log (0: the first deal), as it stood then: when
+    that move ended a hand, the next hand's deal. None if the log cannot rebuild it.
+
+    The snapshot when `seq` is the game's last move (one query); otherwise the hand is replayed
+    from its seed, which the engine reproduces exactly (game_verify checks that). Read paths
+    that show a past moment to one seat (clients/payloads.py) pass the result through
+    engine.player_view, never as it is.
+    """
+    current = (
+        GameState.objects.filter(game_id=game.pk, game__last_seq=seq)
+        .values_list("table", flat=True)
+        .first()
+    )
+    if current is not None:
+        return engine.from_json(current)
+    number = _hand_of(game, seq)
+    if number is None:
+        return None
+    hands = {
+        h.number: h
+        for h in Hand.objects.filter(game=game, number__in=[number - 1, number, number + 1])
+    }
+    table = _deal(game, hands, number)
+    moves = Move.objects.filter(game=game, hand=number, seq__lte=seq).order_by("seq")
+    for move in moves if seq else ():
+        # A resignation ends the match without changing the table (as game_verify replays).
+        if table is not None and move.action.get("type") != "resign":
+            table = engine.apply(table, move.seat, move.action).table
+    if table is not None and table.over and number + 1 in hands:
+        return _deal(game, hands, number + 1)
+    return table
+
+
+def _hand_of(game: Game, seq: int) -> int | None:
+    if seq == 0:
+        return 1
+    return Move.objects.filter(game=game, seq=seq).values_list("hand", flat=True).first()
+
+
+def _deal(game: Game, hands: dict[int, Hand], number: int) -> Table | None:
+    hand = hands.get(number)
+    if hand is None:
+        return None
+    before = hands.get(number - 1)
+    totals = list((before.result or {}).get("totals") or [0] * game.sides) if before else None
+    return engine.deal(
+        game.variant,
+        game.players,
+        hand.seed,
+        hand_number=number,
+        scores=totals or [0] * game.sides,
+        options=game.options,
+    )

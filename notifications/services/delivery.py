@@ -62,12 +62,8 @@ def _mark_sent(row: Outbox) -> None:
 
 def send_row(row: Outbox) -> str:
     """Deliver a row this worker has claimed; returns its new status."""
-    if row.channel == OutboxChannel.WEBHOOK:
-        # Webhooks of third-party clients: a signed HTTP POST, with its own delivery log and
-        # disabling (clients/services/webhooks.py); retries and backoff stay the outbox's.
-        from clients.services.webhooks import deliver
-
-        return deliver(row)
+    # Webhooks are delivered from each hook's cursor (clients/services/webhook_delivery.py),
+    # not through the outbox; a webhook row from before that has nothing to send.
     if row.channel != OutboxChannel.EMAIL:
         outbox_mark_skipped(row, reason=f"no delivery for channel {row.channel} yet")
         return OutboxStatus.SKIPPED

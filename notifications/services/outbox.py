@@ -11,6 +11,7 @@ a row, and the row is marked sent right after the email backend returns.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -199,13 +200,17 @@ def outbox_fail_abandoned(*, now: datetime | None = None) -> int:
     )
 
 
-def outbox_sweep(*, now: datetime | None = None, limit: int | None = None) -> int:
+def outbox_sweep(
+    *, now: datetime | None = None, limit: int | None = None, seconds: float | None = None
+) -> int:
     """Deliver what is due and was not delivered: lost task messages, a Redis restart, a
     killed worker's claims, retries after their backoff. Returns the number of rows sent.
 
-    Bounded: at most `limit` rows per sweep (CANASTA_OUTBOX_SWEEP_BATCH), oldest due first; the
+    Bounded: at most `limit` rows per sweep (CANASTA_OUTBOX_SWEEP_BATCH), oldest due first, and
+    no new delivery starts after `seconds` (the task's time limit must not cut one off); the
     next sweep continues. The query reads the partial index of open rows only.
     """
+    ends = None if seconds is None else time.monotonic() + seconds
     now = now or timezone.now()
     limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
     outbox_fail_abandoned(now=now)
@@ -216,6 +221,29 @@ def outbox_sweep(*, now: datetime | None = None, limit: int | None = None) -> in
     )
     sent = 0
     for outbox_id in due_ids:
+        if ends is not None and time.monotonic() >= ends:
+            break
         if outbox_deliver(outbox_id) == OutboxStatus.SENT:
             sent += 1
     return sent
+
+
+# Rows that nothing will send again; the partial index of open rows never holds them.
+DONE_STATUSES = (OutboxStatus.SENT, OutboxStatus.SKIPPED, OutboxStatus.FAILED)
+PRUNE_CHUNK = 5000
+
+
+def outbox_prune(*, days: int, now: datetime | None = None) -> int:
+    """Delete done rows (sent, skipped, failed) older than `days`; returns how many.
+
+    A row is the record that a notification went out (or why not); after the retention it has
+    served its purpose (the dedupe key matters only while the move that caused it can be
+    retried, seconds). Pending and sending rows are never touched. In chunks, so no delete
+    holds a long transaction. Beat runs it daily (`prune-outbox`).
+    """
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    old = Outbox.objects.filter(status__in=DONE_STATUSES, created_at__lt=cutoff)
+    deleted = 0
+    while chunk := list(old.values_list("pk", flat=True)[:PRUNE_CHUNK]):
+        deleted += Outbox.objects.filter(pk__in=chunk, status__in=DONE_STATUSES).delete()[0]
+    return deleted

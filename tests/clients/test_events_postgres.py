@@ -43,7 +43,9 @@ def test_a_second_writer_for_the_same_player_waits_for_the_first_to_commit(users
         try:
             with transaction.atomic():
                 events_write(
-                    game=first_game, seq=1, drafts=[Draft(ann.pk, EventKind.MOVE, {"n": 1})]
+                    game=first_game,
+                    seq=1,
+                    drafts=[Draft(None, EventKind.MOVE, {"n": 1}, readers=[ann.pk])],
                 )
                 written.set()
                 release.wait(10)
@@ -56,7 +58,9 @@ def test_a_second_writer_for_the_same_player_waits_for_the_first_to_commit(users
             written.wait(10)
             with transaction.atomic():
                 events_write(
-                    game=second_game, seq=1, drafts=[Draft(ann.pk, EventKind.MOVE, {"n": 2})]
+                    game=second_game,
+                    seq=1,
+                    drafts=[Draft(None, EventKind.MOVE, {"n": 2}, readers=[ann.pk])],
                 )
             finished["second"] = time.monotonic()
         finally:
@@ -73,10 +77,9 @@ def test_a_second_writer_for_the_same_player_waits_for_the_first_to_commit(users
         thread.join(15)
 
     assert finished["first"] <= finished["second"]
-    rows = list(
-        Event.objects.filter(recipient=ann, payload__has_key="n").order_by("pk").values("payload")
-    )
-    assert [row["payload"]["n"] for row in rows] == [1, 2]
+    # A shared event locks every reader, as a your_turn locks its one recipient.
+    rows = list(Event.objects.filter(facts__has_key="n").order_by("pk").values("facts"))
+    assert [row["facts"]["n"] for row in rows] == [1, 2]
 
 
 def _http(live_server, key: str, path: str, body: dict | None = None) -> dict:

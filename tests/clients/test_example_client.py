@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from rest_framework.throttling import SimpleRateThrottle
 
-from clients.models import Event, WebhookDelivery
+from clients import selectors
+from clients.models import WebhookDelivery
 from clients.services.tokens import token_create
 from clients.services.webhooks import webhook_create
 from games.models import Game, Hand
@@ -81,10 +82,11 @@ def test_the_example_client_plays_a_hand_against_three_bots(live_server):
     assert "played draw" in run.stderr  # it played its own turns
     assert game.moves.filter(actor="player").exists()
     # The hand ended in play: its last move and hand_over were written together.
-    hand_over = Event.objects.get(recipient=ann, game=game, kind="hand_over")
+    feed = selectors.events_after(user=ann, after=0, limit=500)
+    (hand_over,) = [e for e in feed if e.game_id == game.pk and e.kind == "hand_over"]
     assert hand_over.payload["hand_result"]["seed"] == first.seed
-    last_move = Event.objects.filter(recipient=ann, game=game, kind="move", pk__lt=hand_over.pk)
-    assert last_move.last().seq == hand_over.seq
+    last_move = [e for e in feed if e.kind == "move" and e.pk < hand_over.pk][-1]
+    assert last_move.seq == hand_over.seq
 
 
 def test_the_example_client_library_can_be_driven_in_process(live_server):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from clients.models import Webhook, WebhookDelivery
-from clients.services import netguard, webhooks
+from clients.services import netguard, webhook_delivery
 from clients.services.netguard import UnsafeUrl, check_url
+from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
-from notifications.models import Outbox
-from notifications.services.outbox import outbox_deliver
 from tests.api.helpers import error_of
 from tests.clients.helpers import FakeReceiver, fake_dns, whole_turn
 
@@ -106,15 +105,14 @@ def test_a_name_that_turns_private_after_registration_is_refused_at_delivery(
     users, game, monkeypatch, queued
 ):
     fake_dns(monkeypatch, {"hooks.example": [PUBLIC]})
-    webhook_create(owner=users["alice"], url="http://hooks.example/in")
+    hook, _ = webhook_create(owner=users["alice"], url="http://hooks.example/in")
     receiver = FakeReceiver()
-    monkeypatch.setattr(webhooks, "transport", receiver)
+    monkeypatch.setattr(webhook_delivery, "transport", receiver)
     whole_turn(game)
     # DNS rebinding: the same name now points at the loopback interface.
     fake_dns(monkeypatch, {"hooks.example": ["127.0.0.1"]})
-    row = Outbox.objects.filter(channel="webhook").first()
 
-    assert outbox_deliver(row.pk) == "pending"  # a failed attempt, retried later
+    assert webhook_run(hook.pk) == "failed"  # a failed attempt, retried later
 
     assert receiver.calls == []
     attempt = WebhookDelivery.objects.get()

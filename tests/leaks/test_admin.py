@@ -12,8 +12,10 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 
-from clients.services import webhooks
+from clients.models import Webhook
+from clients.services import webhook_delivery
 from clients.services.tokens import token_create
+from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
 from games.models import Game
 from mailplay.models import ReplyToken
@@ -34,7 +36,7 @@ def played(game, people, monkeypatch):  # noqa: F811
     """alice answers her turn email (draw, then discard); every row is sent; bob has a
     token and a webhook."""
     fake_dns(monkeypatch, {"hooks.example": ["93.184.215.14"]})
-    monkeypatch.setattr(webhooks, "transport", FakeReceiver())
+    monkeypatch.setattr(webhook_delivery, "transport", FakeReceiver())
     token_create(owner=people["bob"], name="bot", scopes=["read"])
     webhook_create(owner=people["bob"], url="https://hooks.example/x")
     deliver()
@@ -44,6 +46,8 @@ def played(game, people, monkeypatch):  # noqa: F811
     answer = mails_to("alice@example.com")[-1]
     receive(reply(answer, a_discard(answer.body), sender="alice@example.com"))
     deliver()
+    for hook_id in Webhook.objects.values_list("pk", flat=True):
+        webhook_run(hook_id)  # the delivery log has rows too
     return Game.objects.get(pk=game.pk)
 
 

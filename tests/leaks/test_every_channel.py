@@ -28,8 +28,10 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from rest_framework.throttling import SimpleRateThrottle
 
-from clients.models import Event
-from clients.services import webhooks
+from clients.models import Event, Webhook
+from clients.payloads import events_render
+from clients.services import webhook_delivery
+from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
 from games import engine
 from games.bots import get_bot
@@ -69,7 +71,7 @@ def _outside_world(monkeypatch: pytest.MonkeyPatch, settings: Any) -> FakeReceiv
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     fake_dns(monkeypatch, {"hooks.example": ["93.184.215.14"]})
     receiver = FakeReceiver()
-    monkeypatch.setattr(webhooks, "transport", receiver)
+    monkeypatch.setattr(webhook_delivery, "transport", receiver)
     settings.CANASTA_MAIL_DOMAIN = "canasta.test"
     settings.CANASTA_MAIL_AUTO_DRAW = True
     return receiver
@@ -226,13 +228,26 @@ class Harness:
             self.checked["outbox"] += 1
         for event in Event.objects.filter(pk__gt=self.last_event).order_by("pk"):
             self.last_event = event.pk
-            seat = self.seat_of[event.recipient_id]
-            where = f"event {event.kind} to seat {seat}"
-            self.assert_cards(event.payload, self.allowed(before, after, seat), where)
-            self.assert_no_secret(json.dumps(event.payload), None, where)
-            self.checked["event"] += 1
+            # Stored: public facts only, the same for every reader.
+            self.assert_cards(event.facts, self.allowed(before, after, None), "event facts")
+            self.assert_no_secret(json.dumps(event.facts), None, "event facts")
+            readers = [event.recipient_id] if event.recipient_id else list(self.seat_of)
+            for user_id in readers:
+                # What this reader gets, built for their seat as the feed and webhooks do.
+                (shown,) = events_render([event], user_id=user_id)
+                seat = self.seat_of[user_id]
+                where = f"event {event.kind} to seat {seat}"
+                self.assert_cards(shown.payload, self.allowed(before, after, seat), where)
+                # No reply address at all, not even the reader's own: it lives in their mail only.
+                self.assert_no_secret(json.dumps(shown.payload), None, where)
+                if event.kind in ("your_turn", "timeout"):
+                    # Rebuilt for the reader from the table of its moment: exactly their view.
+                    assert shown.payload["view"] == engine.player_view(after, seat), where
+                self.checked["event"] += 1
 
-        outbox_sweep()  # emails through Django's backend, webhooks through the fake receiver
+        outbox_sweep()  # emails through Django's backend
+        for hook_id in Webhook.objects.values_list("pk", flat=True):
+            webhook_run(hook_id)  # webhooks through the fake receiver, from each hook's cursor
         for message in mail.outbox[self.mails_seen :]:
             (address,) = message.to
             seat = self.email_seat[address]
@@ -244,7 +259,7 @@ class Harness:
             seat = self.seat_of[body["recipient"]] if "recipient" in body else None
             if seat is None:  # the hook's owner: the one whose event this is
                 hook_id = int(call["headers"]["X-Canasta-Webhook-Id"])
-                owner_id = webhooks.Webhook.objects.get(pk=hook_id).owner_id
+                owner_id = Webhook.objects.get(pk=hook_id).owner_id
                 seat = self.seat_of[owner_id]
             where = f"webhook to seat {seat}"
             self.assert_cards(body, self.allowed(before, after, seat), where)

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from clients.models import Event
-from clients.services import webhooks
+from clients.models import Event, Webhook
+from clients.services import webhook_delivery
+from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
 from games.models import Game
 from mailplay.models import ReplyToken
@@ -51,7 +52,7 @@ def players(users: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
 def receiver(monkeypatch: pytest.MonkeyPatch) -> FakeReceiver:
     fake_dns(monkeypatch, {"hooks.example": ["93.184.215.14"]})
     fake = FakeReceiver()
-    monkeypatch.setattr(webhooks, "transport", fake)
+    monkeypatch.setattr(webhook_delivery, "transport", fake)
     return fake
 
 
@@ -71,6 +72,8 @@ def _turn_passed(game: Game, players: dict[str, Any]) -> Any:  # noqa: F811
     """A whole turn is played and its mails sent; the player now on turn."""
     game = whole_turn(game)
     outbox_sweep()
+    for hook_id in Webhook.objects.values_list("pk", flat=True):
+        webhook_run(hook_id)
     return user_at(game, game.turn_seat)
 
 
@@ -139,7 +142,7 @@ def test_no_stored_event_or_outbox_payload_holds_a_reply_address(players, game):
     _tokens()
 
     for event in Event.objects.all():
-        _assert_no_reply_address(json.dumps(event.payload), f"event {event.kind}")
+        _assert_no_reply_address(json.dumps(event.facts), f"event {event.kind}")
     for row in Outbox.objects.all():
         _assert_no_reply_address(json.dumps(row.payload), f"outbox {row.kind}")
 

@@ -30,3 +30,38 @@ def test_the_deadline_sweep_is_scheduled_only_when_its_task_exists(monkeypatch, 
     entry = beat_schedule()["sweep-deadlines"]
     assert entry["task"] == "games.tasks.sweep_deadlines"
     assert entry["schedule"] == 30
+
+
+def _limits(task):
+    soft = task.soft_time_limit or app.conf.task_soft_time_limit
+    hard = task.time_limit or app.conf.task_time_limit
+    return soft, hard
+
+
+def test_every_task_has_a_soft_and_a_hard_time_limit():
+    """A stuck task (a mail server or webhook receiver that never answers) is stopped: the
+    soft limit raises in it, the hard one replaces the worker process."""
+    import clients.tasks  # noqa: F401  (what the worker's autodiscovery imports)
+    import games.tasks  # noqa: F401
+    import notifications.tasks  # noqa: F401
+
+    ours = [app.tasks[name] for name in app.tasks if not name.startswith("celery.")]
+    assert len(ours) >= 9
+    for task in ours:
+        soft, hard = _limits(task)
+        assert soft and hard and soft < hard, (task.name, soft, hard)
+    # Webhook runs are kept shorter than the default.
+    assert _limits(app.tasks["clients.tasks.deliver_webhook"])[1] < app.conf.task_time_limit
+
+
+def test_the_outbox_sweep_starts_no_delivery_after_its_time(people, monkeypatch):
+    from notifications.services import outbox
+    from tests.notifications.helpers import enqueue
+
+    rows = [enqueue(people["alice"], key=f"budget-{n}") for n in range(3)]
+    clock = iter(range(1000))
+    # Each look at the clock is a second later: 2.5 s allow two deliveries.
+    monkeypatch.setattr(outbox.time, "monotonic", lambda: float(next(clock)))
+
+    assert outbox.outbox_sweep(seconds=2.5) == 2
+    assert outbox.Outbox.objects.get(pk=rows[2].pk).status == "pending"

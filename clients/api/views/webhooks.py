@@ -52,8 +52,9 @@ class WebhooksView(APIView):
         "POSTed to the URL as JSON, the same as a feed entry, with headers X-Canasta-Event-Id, "
         "X-Canasta-Event-Kind, X-Canasta-Webhook-Id, X-Canasta-Timestamp and "
         'X-Canasta-Signature: "sha256=" + hex HMAC-SHA256(secret, "<timestamp>.<body>"). Any '
-        "2xx answer is a delivery; anything else (redirects included) is retried with backoff; "
-        "after CANASTA_WEBHOOK_MAX_FAILURES failed attempts in a row the hook is turned off "
+        "2xx answer is a delivery; anything else (redirects included) is retried with backoff, "
+        "and the later events wait for it: a hook gets its events one at a time, in order. "
+        "After a day of failures (CANASTA_WEBHOOK_DISABLE_AFTER_SECONDS) the hook is turned off "
         "and you get an email. The host must resolve to public addresses only.",
         tags=["webhooks"],
         request=WebhookInSerializer,
