@@ -81,6 +81,14 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         engine.new_seed = self._new_seed
         GAME_ID.default = uuid.uuid4
 
+    def before_call(self, case: Any) -> None:
+        super().before_call(case)
+        # A generated If-Match is almost never this game's ETag, so a link's body (the first
+        # legal action at the version just read) would be refused for it: the sequences check
+        # the links; test_schema_fuzz.py sends If-Match garbage to every operation.
+        if case.headers:
+            case.headers.pop("If-Match", None)
+
     def get_call_kwargs(self, case: Any) -> dict[str, Any]:
         return {"headers": {"Authorization": f"Token {_token_for(case, self.fallback_user)}"}}
 
