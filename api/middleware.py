@@ -9,8 +9,11 @@ elsewhere.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from asgiref.sync import iscoroutinefunction
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.decorators import sync_and_async_middleware
 
 from api.errors import error_body
 
@@ -24,22 +27,34 @@ def _url_length(request: HttpRequest) -> int:
     return len(raw) if isinstance(raw, str) else len(request.get_full_path())
 
 
-def url_length_middleware(
-    get_response: Callable[[HttpRequest], HttpResponse],
-) -> Callable[[HttpRequest], HttpResponse]:
-    def middleware(request: HttpRequest) -> HttpResponse:
-        length = _url_length(request)
-        if length <= MAX_URL_LENGTH:
-            return get_response(request)
-        if request.path.startswith("/api/"):
-            body = error_body(
-                "uri_too_long",
-                f"The URL is longer than {MAX_URL_LENGTH} characters.",
-                {"limit": MAX_URL_LENGTH},
-            )
-            return JsonResponse(body, status=414)
-        return HttpResponse(
-            "The URL is too long.", status=414, content_type="text/plain; charset=utf-8"
+def _too_long(request: HttpRequest) -> HttpResponse | None:
+    if _url_length(request) <= MAX_URL_LENGTH:
+        return None
+    if request.path.startswith("/api/"):
+        body = error_body(
+            "uri_too_long",
+            f"The URL is longer than {MAX_URL_LENGTH} characters.",
+            {"limit": MAX_URL_LENGTH},
         )
+        return JsonResponse(body, status=414)
+    return HttpResponse(
+        "The URL is too long.", status=414, content_type="text/plain; charset=utf-8"
+    )
+
+
+@sync_and_async_middleware
+def url_length_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
+    # Both kinds: a synchronous-only middleware would make Django run every request under
+    # ASGI (the Procfile's web process) in a thread, open event feeds included
+    # (docs/event-streams.md).
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponseBase:
+            return _too_long(request) or await get_response(request)
+
+        return async_middleware
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        return _too_long(request) or get_response(request)
 
     return middleware

@@ -207,7 +207,9 @@ def test_with_redis_killed_moves_pages_and_health_answer_and_mail_waits_for_the_
             timeout=90,
             what="the sweep to send the waiting emails",
         )
-        assert len(mailbox.messages()) >= waiting
+        assert len(mailbox.messages()) >= waiting, list(
+            Outbox.objects.values_list("kind", "status", "last_error")
+        )
 
 
 @pytest.fixture
