@@ -93,7 +93,7 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
         return None
     if not _could_go_out(t):
         return None
-    probe = t.copy()
+    probe = t.fork()
     probe.go_out = None  # look for any way out, whatever was answered
     hand = probe.hands[probe.turn]
     discards: list[Card | None] = list(Counter(hand))

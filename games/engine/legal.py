@@ -4,24 +4,37 @@ Meld actions can combine any number of melds, so they are not listed
 exhaustively: `legal_actions` lists every draw/pickup way, each single new
 meld (with all naturals of its rank and 0..max wild cards), each single
 addition, a combined initial meld when one is needed, a way to go out when
-there is one, and every discard. Every listed action has been accepted by
-`play.apply`; `is_legal` answers for any action at all.
+there is one, and every discard. `is_legal` answers for any action at all.
+
+Each candidate is decided by the rules directly (`_allowed`: the pile rules
+of `pile.check_pickup` and the meld rules of `laying.plan_lay`, which the move
+itself runs too), without a trial `apply` and so without copying the table.
+`trial_legal_actions` is the old enumeration, every candidate accepted by a
+trial `play.apply`; it is kept as the test oracle (tests/engine/test_legal_fast.py
+asserts both give the same actions on random positions of every variant).
+See docs/engine-speed.md.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import Pickup
 from .cards import BLACK_THREE_KEY, JOKER_MELD_KEY, TWOS_KEY, Card, is_black_three, is_two, is_wild
 from .errors import EngineError
 from .goingout import find_going_out
+from .laying import plan_lay
+from .pile import check_pickup
 from .play import apply, canastas, is_legal, minimum, must_take_pile
 from .table import Table
+from .turn import _check_in_hand, _require_phase
 
 ActionJSON = dict[str, Any]
+# Decides whether the seat to act may play a candidate action now.
+Accept = Callable[[Table, ActionJSON], bool]
 
 
 @dataclass
@@ -71,34 +84,84 @@ class LegalActions:
 
 def legal_actions(t: Table, seat: int | None = None) -> LegalActions:
     """What ``seat`` (default: the seat to act) may do now."""
+    return _enumerate(t, seat, _allowed)
+
+
+def trial_legal_actions(t: Table, seat: int | None = None) -> LegalActions:
+    """`legal_actions` decided by trial moves: the slow oracle the tests compare with."""
+    return _enumerate(t, seat, _accepted)
+
+
+def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
     seat = t.turn if seat is None else seat
     legal = LegalActions(seat=seat)
     if t.over or seat != t.turn:
         return legal
     if t.phase == "draw":
-        legal.draw = bool(t.stock) or not must_take_pile(t, seat)
-        legal.pickups = pickup_actions(t, seat)
+        if accept is _accepted:
+            legal.draw = _accepted(t, {"type": "draw"})
+        else:
+            legal.draw = bool(t.stock) or not must_take_pile(t, seat)
+        legal.pickups = pickup_actions(t, seat, accept=accept)
     elif t.phase == "answer":
         legal.answers = [{"type": "answer", "yes": True}, {"type": "answer", "yes": False}]
     elif t.phase == "discard":
         legal.discards = _discards(t)
     elif t.phase == "play":
-        legal.melds, legal.adds = _meld_actions(t)
+        legal.melds, legal.adds = _meld_actions(t, accept)
         out = find_going_out(t) if t.go_out is not False else None
         if out:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
                 legal.melds.append(out[0])
         legal.discards = _discards(t)
-        legal.ask_partner = bool(t.settings.get("ask_partner")) and t.go_out is None and bool(out)
-        if legal.ask_partner:
+        if accept is _accepted:
             legal.ask_partner = is_legal(t, seat, {"type": "ask_partner"})
+        else:
+            # play._ask: the option, not asked yet, a partner, two cards, a way out now.
+            legal.ask_partner = (
+                bool(t.settings.get("ask_partner"))
+                and t.go_out is None
+                and bool(out)
+                and bool(t.partners(seat))
+                and len(t.hands[seat]) >= 2
+            )
     return legal
 
 
 def _accepted(t: Table, action: ActionJSON) -> bool:
+    """The oracle: a trial move (parse, copy the table, play it)."""
     try:
         apply(t, t.turn, action)
+    except EngineError:
+        return False
+    return True
+
+
+def _allowed(t: Table, action: ActionJSON) -> bool:
+    """The rules of a pickup or meld candidate, checked without copying the table.
+
+    Candidates are built here from the hand, well formed and for the seat to act, so
+    what `apply` checks before its copy (parse, seat, turn) holds already.
+    """
+    try:
+        if action["type"] == "pickup":
+            cards = action.get("cards")
+            melds = [list(m) for m in action.get("melds", ())]
+            act = Pickup(
+                cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds))
+            )
+            key, pile_cards, used = check_pickup(t, act)
+            incoming = [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
+            pile = (key, pile_cards)
+            plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming)
+        else:
+            _require_phase(t, "play")
+            melds = [list(m) for m in action.get("melds", ())]
+            adds = [(k, list(v)) for k, v in action.get("add", {}).items()]
+            used = [c for m in melds for c in m] + [c for _, cs in adds for c in cs]
+            _check_in_hand(t.hands[t.turn], used)
+            plan_lay(t, new_melds=melds, adds=adds, pile=None, used=used, incoming=[])
     except EngineError:
         return False
     return True
@@ -128,7 +191,9 @@ def _pairs(cards: list[Card]) -> list[list[Card]]:
     return out
 
 
-def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[ActionJSON]:
+def pickup_actions(
+    t: Table, seat: int, *, first_only: bool = False, accept: Accept | None = None
+) -> list[ActionJSON]:
     """Every way to take the pile now (with an initial meld where one is needed)."""
     if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
         return []
@@ -158,7 +223,7 @@ def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[Act
                 if extra is None:
                     continue
                 action["melds"] = extra
-        if _accepted(t, action):
+        if (accept or _allowed)(t, action):
             found.append(action)
             if first_only:
                 break
@@ -210,7 +275,7 @@ def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list
     return melds
 
 
-def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
+def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
     rules = t.rules
     hand = t.hands[t.turn]
     side = t.melds[t.side_of(t.turn)]
@@ -239,14 +304,14 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
     melds: list[ActionJSON] = []
     for cards in candidates:
         action = {"type": "meld", "melds": [cards]}
-        if _accepted(t, action):
+        if accept(t, action):
             melds.append(action)
     need = minimum(t, t.side_of(t.turn))
     if need and not melds:
         extra = best_melds(t, hand, need, exclude=set())
         if extra:
             action = {"type": "meld", "melds": extra}
-            if _accepted(t, action):
+            if accept(t, action):
                 melds.append(action)
     adds: list[ActionJSON] = []
     for key in side:
@@ -261,6 +326,6 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
         options += [[w] for w in dict.fromkeys(wilds)]
         for cards in options:
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
-            if _accepted(t, addition):
+            if accept(t, addition):
                 adds.append(addition)
     return melds, adds

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import Pickup
-from .cards import is_wild
+from .cards import Card, is_wild
 from .laying import lay
 from .melds import meld_key
 from .table import Table
@@ -25,7 +25,11 @@ def pile_frozen(t: Table, side: int) -> bool:
 # --- taking the pile -----------------------------------------------------------------
 
 
-def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+def check_pickup(t: Table, act: Pickup) -> tuple[str, list[Card], list[Card]]:
+    """The pile rules of a pickup, without changing ``t``: (meld key, pile meld, hand cards used).
+
+    The melds it lays are checked by `laying.plan_lay`; raises IllegalActionError.
+    """
     _require_phase(t, "draw")
     rules = t.rules
     seat = t.turn
@@ -79,6 +83,14 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     pile_cards = [top, *cards]
     if meld_key(rules, pile_cards) != key:
         raise _err("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
+    return key, pile_cards, used
+
+
+def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+    key, pile_cards, used = check_pickup(t, act)
+    rules = t.rules
+    seat = t.turn
+    top = t.discard[-1]
     rest = t.discard[:-1]
     bonus = [c for c in rest if rules.is_bonus_three(c)]
     incoming = [c for c in rest if not rules.is_bonus_three(c)]

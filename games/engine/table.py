@@ -111,6 +111,25 @@ class Table:
             explicit=self.explicit,
         )
 
+    def fork(self) -> Table:
+        """A copy for `play.apply` that shares what an action does not change in place.
+
+        Copied: the list of hands and the hand of the seat to act, the list of sides' melds,
+        ``melded``. Shared until an action replaces them: the stock, the pile, the other
+        hands, each side's meld dict and meld lists, red threes, scores and options. The
+        action code replaces a shared list instead of changing it (see play.py), so the
+        table given to `apply` never changes. Callers that want to change a table in place
+        use `copy`.
+        """
+        new = object.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        hands = list(self.hands)
+        hands[self.turn] = list(hands[self.turn])
+        new.hands = hands
+        new.melds = list(self.melds)
+        new.melded = list(self.melded)
+        return new
+
     def all_cards(self) -> Counter[Card]:
         """Every card on the table (hands, stock, pile, melds, red threes)."""
         total: Counter[Card] = Counter()

@@ -83,7 +83,11 @@ def _end_hand(
 
 
 def lay_out_red_three(t: Table, seat: int, card: Card, out: Outcome) -> None:
-    t.red_threes[t.side_of(seat)].append(card)
+    # A new list: red threes are shared with the table given to apply (Table.fork).
+    reds = list(t.red_threes)
+    side = t.side_of(seat)
+    reds[side] = [*reds[side], card]
+    t.red_threes = reds
     out.events.append({"type": "red_three", "seat": seat, "card": card})
 
 
