@@ -23,10 +23,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Pickup
-from .cards import BLACK_THREE_KEY, JOKER_MELD_KEY, TWOS_KEY, Card, is_black_three, is_two, is_wild
+from .cards import (
+    BLACK_THREE_KEY,
+    JOKER,
+    JOKER_MELD_KEY,
+    TWOS_KEY,
+    Card,
+    is_black_three,
+    is_two,
+    is_wild,
+)
 from .errors import EngineError
 from .goingout import find_going_out
 from .laying import plan_lay
+from .melds import CANASTA_SIZE
 from .pile import check_pickup
 from .play import apply, canastas, is_legal, minimum, must_take_pile
 from .table import Table
@@ -287,6 +297,7 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
         for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
             if len(cards) + k >= 3:
                 candidates.append(cards + wilds[:k])
+    natural = len(candidates)  # the first candidates are melds of one natural rank
     if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
         candidates.append(wilds[:3])
         if len(wilds) > 3:
@@ -301,10 +312,12 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
     threes = [c for c in hand if is_black_three(c)]
     if len(threes) in rules.black_three_meld_sizes:
         candidates.append(threes)
+    # One new natural meld or one addition: counted (_SingleLay); anything else: _allowed.
+    single = _SingleLay(t) if accept is _allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
-    for cards in candidates:
+    for i, cards in enumerate(candidates):
         action = {"type": "meld", "melds": [cards]}
-        if accept(t, action):
+        if single.new_natural(cards) if single and i < natural else accept(t, action):
             melds.append(action)
     need = minimum(t, t.side_of(t.turn))
     if need and not melds:
@@ -326,6 +339,56 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
         options += [[w] for w in dict.fromkeys(wilds)]
         for cards in options:
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
-            if accept(t, addition):
+            if single.add(key, cards) if single else accept(t, addition):
                 adds.append(addition)
     return melds, adds
+
+
+class _SingleLay:
+    """`laying.plan_lay` for one new meld of one natural rank, or one addition, by counting.
+
+    Only for the candidates `_meld_actions` builds: cards from the hand, a rank the side
+    has not melded (new) or a side meld with its own naturals or one wild card (add), new
+    melds within the wild-card limit. Not used after a binding "yes" (go_out True), where
+    plan_lay searches for the way out that must remain.
+    """
+
+    def __init__(self, t: Table) -> None:
+        rules = t.rules
+        side = t.side_of(t.turn)
+        self.rules = rules
+        self.melds = t.melds[side]
+        self.hand_size = len(t.hands[t.turn])
+        self.canastas = canastas(t, side)
+        self.needed = rules.canastas_needed(t.players)
+        self.refused = t.go_out is False
+        self.minimum = minimum(t, side)
+
+    def _ends_well(self, laid: int, canastas_after: int) -> bool:
+        """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
+        remaining = self.hand_size - laid
+        if remaining > 1:
+            return True
+        may_go_out = canastas_after >= self.needed and not self.refused
+        if remaining == 0:
+            return may_go_out and not self.rules.final_discard_required
+        return may_go_out
+
+    def new_natural(self, cards: list[Card]) -> bool:
+        if self.minimum and sum(map(self.rules.card_value, cards)) < self.minimum:
+            return False
+        return self._ends_well(len(cards), self.canastas + (len(cards) >= CANASTA_SIZE))
+
+    def add(self, key: str, cards: list[Card]) -> bool:
+        before = self.melds[key]
+        after = before + cards
+        if key == TWOS_KEY:
+            jokers = after.count(JOKER)
+            if jokers > 2 or jokers >= len(after) - jokers:
+                return False
+        elif key != JOKER_MELD_KEY:
+            naturals = sum(1 for c in after if not is_wild(c))
+            if len(after) - naturals > self.rules.max_wilds(naturals):
+                return False
+        grew = len(before) < CANASTA_SIZE <= len(after)
+        return self._ends_well(len(cards), self.canastas + grew)
