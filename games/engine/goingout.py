@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cards import JOKER_MELD_KEY, Card, is_black_three, is_wild
+from .cards import BLACK_THREES, JOKER, JOKER_MELD_KEY, Card, is_black_three, is_wild
 from .errors import EngineError
+from .melds import CANASTA_SIZE
+from .play import apply
 from .table import Table
 
 
@@ -87,8 +89,6 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
 
 def find_going_out(t: Table) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now."""
-    from .play import apply
-
     if t.phase != "play" or t.over:
         return None
     if not _could_go_out(t):
@@ -121,23 +121,28 @@ def _could_go_out(t: Table) -> bool:
     """A quick necessary condition, so that most positions need no search."""
     rules = t.rules
     side = t.melds[t.side_of(t.turn)]
-    hand = t.hands[t.turn]
-    counts = Counter(c[0] for c in hand if not is_wild(c) and not is_black_three(c))
-    wilds = sum(1 for c in hand if is_wild(c))
-    threes = sum(1 for c in hand if is_black_three(c))
-    loose = sum(n for rank, n in counts.items() if n == 1 and rank not in side)
+    counts: dict[str, int] = {}
+    wilds = threes = 0
+    for card in t.hands[t.turn]:  # one pass: this runs on every legal_actions in phase play
+        if card == JOKER or card[0] == "2":
+            wilds += 1
+        elif card in BLACK_THREES:
+            threes += 1
+        else:
+            counts[card[0]] = counts.get(card[0], 0) + 1
+    loose = sum(1 for rank, n in counts.items() if n == 1 and rank not in side)
     if threes and threes not in rules.black_three_meld_sizes:
         loose += threes
     if loose > 1:  # one loose card can be the discard
         return False
-    have = sum(1 for k, cards in side.items() if len(cards) >= 7)
+    have = sum(1 for cards in side.values() if len(cards) >= CANASTA_SIZE)
     need = rules.canastas_needed(t.players)
     if have >= need:
         return True
     sizes = {
         rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)
     }
-    reachable = sum(1 for size in sizes.values() if size + wilds >= 7)
+    reachable = sum(1 for size in sizes.values() if size + wilds >= CANASTA_SIZE)
     return have + reachable >= need
 
 

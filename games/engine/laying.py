@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Meld
 from .cards import Card, is_wild
-from .melds import canasta_kind, cards_value, check_meld, meld_key
+from .melds import CANASTA_SIZE, cards_value, check_meld, meld_key
 from .table import Table
 from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase, why_not_out
 
@@ -81,7 +81,7 @@ def plan_lay(
     for card in used:
         remaining.remove(card)
     remaining += incoming
-    canasta_count = sum(1 for k, c in melds.items() if canasta_kind(k, c))
+    canasta_count = sum(1 for c in melds.values() if len(c) >= CANASTA_SIZE)  # canasta_kind
     may_go_out = canasta_count >= rules.canastas_needed(t.players) and t.go_out is not False
     # Black threes meld only by a player going out (classic.md §5): at most one card left.
     going_out = may_go_out and len(remaining) <= 1

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .actions import Pickup
@@ -37,7 +38,7 @@ from .errors import EngineError
 from .goingout import find_going_out
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
-from .pile import check_pickup
+from .pile import check_pickup_cards, check_pile_reachable, check_pile_takeable, pile_frozen
 from .play import apply, canastas, is_legal, minimum, must_take_pile
 from .table import Table
 from .turn import _check_in_hand, _require_phase
@@ -154,24 +155,35 @@ def _allowed(t: Table, action: ActionJSON) -> bool:
     Candidates are built here from the hand, well formed and for the seat to act, so
     what `apply` checks before its copy (parse, seat, turn) holds already.
     """
+    if action["type"] == "pickup":
+        try:
+            check_pile_reachable(t)
+            check_pile_takeable(t)
+        except EngineError:
+            return False
+        return _allowed_pickup(t, action, pile_frozen(t, t.side_of(t.turn)))
     try:
-        if action["type"] == "pickup":
-            cards = action.get("cards")
-            melds = [list(m) for m in action.get("melds", ())]
-            act = Pickup(
-                cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds))
-            )
-            key, pile_cards, used = check_pickup(t, act)
-            incoming = [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
-            pile = (key, pile_cards)
-            plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming)
-        else:
-            _require_phase(t, "play")
-            melds = [list(m) for m in action.get("melds", ())]
-            adds = [(k, list(v)) for k, v in action.get("add", {}).items()]
-            used = [c for m in melds for c in m] + [c for _, cs in adds for c in cs]
-            _check_in_hand(t.hands[t.turn], used)
-            plan_lay(t, new_melds=melds, adds=adds, pile=None, used=used, incoming=[])
+        _require_phase(t, "play")
+        melds = [list(m) for m in action.get("melds", ())]
+        adds = [(k, list(v)) for k, v in action.get("add", {}).items()]
+        used = [c for m in melds for c in m] + [c for _, cs in adds for c in cs]
+        _check_in_hand(t.hands[t.turn], used)
+        plan_lay(t, new_melds=melds, adds=adds, pile=None, used=used, incoming=[])
+    except EngineError:
+        return False
+    return True
+
+
+def _allowed_pickup(t: Table, action: ActionJSON, frozen: bool) -> bool:
+    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed."""
+    cards = action.get("cards")
+    melds = [list(m) for m in action.get("melds", ())]
+    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
+    try:
+        key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        incoming = [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
+        pile = (key, pile_cards)
+        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming)
     except EngineError:
         return False
     return True
@@ -218,6 +230,15 @@ def pickup_actions(
     options += _pairs(naturals)
     options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
     need = minimum(t, t.side_of(seat))
+    check: Accept = accept or _allowed
+    if check is _allowed:
+        # The pile rules that do not depend on the cards, once for all candidates.
+        try:
+            check_pile_reachable(t)
+            check_pile_takeable(t)
+        except EngineError:
+            return []
+        check = partial(_allowed_pickup, frozen=pile_frozen(t, t.side_of(seat)))
     found: list[ActionJSON] = []
     for cards in options:
         action: ActionJSON = {"type": "pickup"}
@@ -233,7 +254,7 @@ def pickup_actions(
                 if extra is None:
                     continue
                 action["melds"] = extra
-        if (accept or _allowed)(t, action):
+        if check(t, action):
             found.append(action)
             if first_only:
                 break
@@ -243,11 +264,12 @@ def pickup_actions(
 def _natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
     groups: dict[str, list[Card]] = {}
     wilds: list[Card] = []
-    for c in hand:
-        if is_wild(c):
+    for c in hand:  # is_wild and the threes inlined: this runs on every legal_actions
+        r = c[0]
+        if c == JOKER or r == "2":
             wilds.append(c)
-        elif not is_black_three(c) and c[0] != "3":
-            groups.setdefault(c[0], []).append(c)
+        elif r != "3":
+            groups.setdefault(r, []).append(c)
     wilds.sort(key=t.rules.card_value)  # cheap wilds first
     return groups, wilds
 

@@ -63,6 +63,11 @@ class Table:
     settings: dict[str, Any] = field(default_factory=dict)
     # Optional keys that were written out in the input, so that output equals input.
     explicit: frozenset[str] = frozenset()
+    # rules.sides(players), asked for on every move (not part of the state).
+    nsides: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.nsides = self.rules.sides(self.players)
 
     # --- derived -------------------------------------------------------------
 
@@ -75,7 +80,7 @@ class Table:
         return self.rules.sides(self.players)
 
     def side_of(self, seat: int) -> int:
-        return seat % self.sides
+        return seat % self.nsides
 
     def partners(self, seat: int) -> list[int]:
         """The other seats of ``seat``'s side."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import Card, missing_cards
 from .errors import IllegalActionError
-from .melds import canasta_kind
+from .melds import CANASTA_SIZE, canasta_kind
 from .table import Table
 
 Event = dict[str, Any]
@@ -41,7 +41,8 @@ def minimum(t: Table, side: int) -> int:
 
 
 def canastas(t: Table, side: int) -> int:
-    return sum(1 for key, cards in t.melds[side].items() if canasta_kind(key, cards))
+    # canasta_kind(key, cards) is not None exactly when the meld is a canasta: 7 cards or more.
+    return sum(1 for cards in t.melds[side].values() if len(cards) >= CANASTA_SIZE)
 
 
 def _hand(t: Table) -> list[Card]:
