@@ -99,7 +99,10 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
     discards: list[Card | None] = list(Counter(hand))
     if not t.rules.final_discard_required:
         discards.insert(0, None)
+    shape = _Shape(t)
     for discard in discards:
+        if shape.plan_fails(discard):
+            continue  # _plan would answer None: skip building it
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
@@ -115,6 +118,42 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
             if _plays_out(probe, steps, apply):
                 return steps
     return None
+
+
+class _Shape:
+    """The hand's natural ranks and black threes, to tell which discards `_plan` refuses."""
+
+    def __init__(self, t: Table) -> None:
+        self.side = t.melds[t.side_of(t.turn)]
+        self.sizes = t.rules.black_three_meld_sizes
+        self.counts: dict[str, int] = {}
+        self.threes = 0
+        for card in t.hands[t.turn]:
+            if card == JOKER or card[0] == "2":
+                continue
+            if card in BLACK_THREES:
+                self.threes += 1
+            else:
+                self.counts[card[0]] = self.counts.get(card[0], 0) + 1
+        self.loose = sum(1 for r, n in self.counts.items() if n == 1 and r not in self.side)
+
+    def plan_fails(self, discard: Card | None) -> bool:
+        """True when `_plan` returns None for the hand without ``discard``.
+
+        _plan refuses a rest with a natural rank the side has not melded held once, or a
+        number of black threes that does not meld.
+        """
+        natural = discard is not None and discard != JOKER and discard[0] != "2"
+        threes = self.threes - (natural and discard in BLACK_THREES)
+        if threes and threes not in self.sizes:
+            return True
+        if discard is None or not natural or discard in BLACK_THREES:
+            return self.loose > 0
+        rank = discard[0]
+        left = self.counts[rank] - 1
+        loose = self.loose - (left == 0 and rank not in self.side)
+        loose += left == 1 and rank not in self.side
+        return loose > 0
 
 
 def _could_go_out(t: Table) -> bool:

@@ -385,6 +385,7 @@ class _SingleLay:
         self.needed = rules.canastas_needed(t.players)
         self.refused = t.go_out is False
         self.minimum = minimum(t, side)
+        self.natural_counts: dict[str, int] = {}
 
     def _ends_well(self, laid: int, canastas_after: int) -> bool:
         """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
@@ -403,14 +404,21 @@ class _SingleLay:
 
     def add(self, key: str, cards: list[Card]) -> bool:
         before = self.melds[key]
-        after = before + cards
+        size = len(before) + len(cards)
         if key == TWOS_KEY:
-            jokers = after.count(JOKER)
-            if jokers > 2 or jokers >= len(after) - jokers:
+            jokers = before.count(JOKER) + cards.count(JOKER)
+            if jokers > 2 or jokers >= size - jokers:
                 return False
         elif key != JOKER_MELD_KEY:
-            naturals = sum(1 for c in after if not is_wild(c))
-            if len(after) - naturals > self.rules.max_wilds(naturals):
+            naturals = self._naturals(key) + sum(1 for c in cards if not is_wild(c))
+            if size - naturals > self.rules.max_wilds(naturals):
                 return False
-        grew = len(before) < CANASTA_SIZE <= len(after)
+        grew = len(before) < CANASTA_SIZE <= size
         return self._ends_well(len(cards), self.canastas + grew)
+
+    def _naturals(self, key: str) -> int:
+        """Natural cards in the side's ``key`` meld (counted once per position)."""
+        count = self.natural_counts.get(key)
+        if count is None:
+            count = self.natural_counts[key] = sum(1 for c in self.melds[key] if not is_wild(c))
+        return count

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import apply, deal
+from games.engine import apply, deal, goingout
+from games.engine.cards import is_black_three, is_wild
 from games.engine.legal import legal_actions, trial_legal_actions
 from games.engine.randomplay import random_action
 from games.engine.table import Table
@@ -94,3 +96,60 @@ def test_fast_generator_equals_the_oracle_over_many_seeded_hands(variant, player
         )
         positions += play_and_compare(t, rng)
     assert positions > 100
+
+
+def old_could_go_out(t: Table) -> bool:
+    """goingout._could_go_out before it became one pass (the reference it must equal)."""
+    rules = t.rules
+    side = t.melds[t.side_of(t.turn)]
+    hand = t.hands[t.turn]
+    counts = Counter(c[0] for c in hand if not is_wild(c) and not is_black_three(c))
+    wilds = sum(1 for c in hand if is_wild(c))
+    threes = sum(1 for c in hand if is_black_three(c))
+    loose = sum(n for rank, n in counts.items() if n == 1 and rank not in side)
+    if threes and threes not in rules.black_three_meld_sizes:
+        loose += threes
+    if loose > 1:
+        return False
+    have = sum(1 for k, cards in side.items() if len(cards) >= 7)
+    need = rules.canastas_needed(t.players)
+    if have >= need:
+        return True
+    sizes = {
+        rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)
+    }
+    reachable = sum(1 for size in sizes.values() if size + wilds >= 7)
+    return have + reachable >= need
+
+
+def check_going_out_shortcuts(t: Table) -> None:
+    """The going-out search's shortcuts change no answer.
+
+    `_could_go_out` equals its old form, and every discard `_Shape` skips is one for which
+    `_plan` answers None (so the first way out found is the same as without skipping).
+    """
+    if t.phase != "play" or t.over:
+        return
+    assert goingout._could_go_out(t) == old_could_go_out(t), json.dumps(t.to_json())
+    shape = goingout._Shape(t)
+    hand = t.hands[t.turn]
+    for discard in [None, *dict.fromkeys(hand)]:
+        rest = list(hand)
+        if discard is not None:
+            rest.remove(discard)
+        if rest and shape.plan_fails(discard):
+            for prefer_big in (True, False):
+                assert goingout._plan(t, rest, prefer_big) is None, (discard, t.to_json())
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), CONFIGS, ids=CONFIG_IDS)
+@given(seed=seeds, play_seed=st.integers(0, 2**32))
+def test_going_out_shortcuts_change_no_answer(variant, players, options, seed, play_seed):
+    rng = random.Random(play_seed)
+    t = deal(variant, players, seed, options=options)
+    while not t.over:
+        check_going_out_shortcuts(t)
+        # Pickups make the big hands where going out is near.
+        legal = legal_actions(t)
+        action = rng.choice(legal.pickups or legal.actions())
+        t = apply(t, t.turn, action).table
