@@ -133,7 +133,7 @@ def match_to_target(engine: Any, max_hands: int = 400) -> tuple[list[Any], int, 
         for seat, action in log:
             match.act(seat, action)
         actions += len(log)
-    hands = [(h.seed, h.actions) for h in match.hands if h.actions]
+    hands = [(h.seed, h.actions) for h in match.hands]
     return hands, actions, len(hands), match.over
 
 
@@ -148,7 +148,7 @@ def long_match(engine: Any, min_actions: int) -> tuple[list[Any], int]:
         for seat, action in log:
             match.act(seat, action)
         actions += len(log)
-    return [(h.seed, h.actions) for h in match.hands if h.actions], actions
+    return [(h.seed, h.actions) for h in match.hands], actions
 
 
 def bench_replay(
