@@ -162,6 +162,7 @@ def _allowed(t: Table, action: ActionJSON) -> bool:
         except EngineError:
             return False
         return _allowed_pickup(t, action, pile_frozen(t, t.side_of(t.turn)))
+
     try:
         _require_phase(t, "play")
         melds = [list(m) for m in action.get("melds", ())]
@@ -174,19 +175,31 @@ def _allowed(t: Table, action: ActionJSON) -> bool:
     return True
 
 
-def _allowed_pickup(t: Table, action: ActionJSON, frozen: bool) -> bool:
-    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed."""
+def _allowed_pickup(
+    t: Table, action: ActionJSON, frozen: bool, incoming: list[Card] | None = None
+) -> bool:
+    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed.
+
+    ``frozen`` and ``incoming`` (the pile cards that go to the hand) are the same for every
+    candidate of a position, so `pickup_actions` computes them once.
+    """
     cards = action.get("cards")
     melds = [list(m) for m in action.get("melds", ())]
     act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
+    if incoming is None:
+        incoming = _incoming(t)
     try:
         key, pile_cards, used = check_pickup_cards(t, act, frozen)
-        incoming = [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
         pile = (key, pile_cards)
         plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming)
     except EngineError:
         return False
     return True
+
+
+def _incoming(t: Table) -> list[Card]:
+    """The pile cards a pickup puts in the hand (red threes below the top are laid out)."""
+    return [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
 
 
 def _discards(t: Table) -> list[Card]:
@@ -238,7 +251,8 @@ def pickup_actions(
             check_pile_takeable(t)
         except EngineError:
             return []
-        check = partial(_allowed_pickup, frozen=pile_frozen(t, t.side_of(seat)))
+        frozen = pile_frozen(t, t.side_of(seat))
+        check = partial(_allowed_pickup, frozen=frozen, incoming=_incoming(t))
     found: list[ActionJSON] = []
     for cards in options:
         action: ActionJSON = {"type": "pickup"}
