@@ -176,22 +176,24 @@ def _allowed(t: Table, action: ActionJSON) -> bool:
 
 
 def _allowed_pickup(
-    t: Table, action: ActionJSON, frozen: bool, incoming: list[Card] | None = None
+    t: Table, action: ActionJSON, frozen: bool, incoming: list[list[Card]] | None = None
 ) -> bool:
     """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed.
 
-    ``frozen`` and ``incoming`` (the pile cards that go to the hand) are the same for every
-    candidate of a position, so `pickup_actions` computes them once.
+    ``frozen`` and ``incoming`` (a holder for the pile cards that go to the hand, filled on
+    first use) are the same for every candidate of a position: `pickup_actions` passes them.
     """
     cards = action.get("cards")
     melds = [list(m) for m in action.get("melds", ())]
     act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
-    if incoming is None:
-        incoming = _incoming(t)
     try:
         key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        if incoming is None:
+            incoming = []
+        if not incoming:
+            incoming.append(_incoming(t))
         pile = (key, pile_cards)
-        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming)
+        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming[0])
     except EngineError:
         return False
     return True
@@ -252,7 +254,7 @@ def pickup_actions(
         except EngineError:
             return []
         frozen = pile_frozen(t, t.side_of(seat))
-        check = partial(_allowed_pickup, frozen=frozen, incoming=_incoming(t))
+        check = partial(_allowed_pickup, frozen=frozen, incoming=[])
     found: list[ActionJSON] = []
     for cards in options:
         action: ActionJSON = {"type": "pickup"}
@@ -352,8 +354,12 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
     single = _SingleLay(t) if accept is _allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
     for i, cards in enumerate(candidates):
+        if single is not None and i < natural:
+            if single.new_natural(cards):
+                melds.append({"type": "meld", "melds": [cards]})
+            continue
         action = {"type": "meld", "melds": [cards]}
-        if single.new_natural(cards) if single and i < natural else accept(t, action):
+        if accept(t, action):
             melds.append(action)
     need = minimum(t, t.side_of(t.turn))
     if need and not melds:
@@ -363,6 +369,7 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
             if accept(t, action):
                 melds.append(action)
     adds: list[ActionJSON] = []
+    distinct_wilds = list(dict.fromkeys(wilds))
     for key in side:
         options: list[list[Card]] = []
         if key == BLACK_THREE_KEY:
@@ -372,10 +379,14 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
             options += [[c] for c in dict.fromkeys(nat)]
             if len(nat) > 1:
                 options.append(list(nat))
-        options += [[w] for w in dict.fromkeys(wilds)]
+        options += [[w] for w in distinct_wilds]
         for cards in options:
+            if single is not None:
+                if single.add(key, cards):
+                    adds.append({"type": "meld", "add": {key: cards}})
+                continue
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
-            if single.add(key, cards) if single else accept(t, addition):
+            if accept(t, addition):
                 adds.append(addition)
     return melds, adds
 
