@@ -26,11 +26,11 @@ from typing import Any
 from .actions import Pickup
 from .cards import (
     BLACK_THREE_KEY,
+    BLACK_THREES,
     JOKER,
     JOKER_MELD_KEY,
     TWOS_KEY,
     Card,
-    is_black_three,
     is_two,
     is_wild,
 )
@@ -237,14 +237,6 @@ def pickup_actions(
     top = t.discard[-1]
     if t.rules.is_pile_blocker(top, t.settings):
         return []
-    hand = t.hands[seat]
-    key = top[0]
-    naturals = [c for c in hand if c[0] == key and not is_wild(c)]
-    wilds = list(dict.fromkeys(c for c in hand if is_wild(c)))
-    options: list[list[Card] | None] = [None]
-    options += _pairs(naturals)
-    options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
-    need = minimum(t, t.side_of(seat))
     check: Accept = accept or _allowed
     if check is _allowed:
         # The pile rules that do not depend on the cards, once for all candidates.
@@ -255,6 +247,16 @@ def pickup_actions(
             return []
         frozen = pile_frozen(t, t.side_of(seat))
         check = partial(_allowed_pickup, frozen=frozen, incoming=[])
+    hand = t.hands[seat]
+    key = top[0]
+    # The top card is never wild here (a blocker), so cards of its rank are naturals.
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
+    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
+    options: list[list[Card] | None] = [None]
+    if naturals:
+        options += _pairs(naturals)
+        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+    need = minimum(t, t.side_of(seat))
     found: list[ActionJSON] = []
     for cards in options:
         action: ActionJSON = {"type": "pickup"}
@@ -347,7 +349,7 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
             candidates.append(twos)
         if len(twos) >= 2 and jokers:
             candidates.append(twos + jokers[: min(2, len(twos) - 1)])
-    threes = [c for c in hand if is_black_three(c)]
+    threes = [c for c in hand if c in BLACK_THREES]
     if len(threes) in rules.black_three_meld_sizes:
         candidates.append(threes)
     # One new natural meld or one addition: counted (_SingleLay); anything else: _allowed.
@@ -435,7 +437,7 @@ class _SingleLay:
             if jokers > 2 or jokers >= size - jokers:
                 return False
         elif key != JOKER_MELD_KEY:
-            naturals = self._naturals(key) + sum(1 for c in cards if not is_wild(c))
+            naturals = self._naturals(key) + sum(1 for c in cards if c != JOKER and c[0] != "2")
             if size - naturals > self.rules.max_wilds(naturals):
                 return False
         grew = len(before) < CANASTA_SIZE <= size
