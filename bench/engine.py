@@ -227,8 +227,13 @@ def _peer_module(peer_dir: str) -> Any:
             sys.modules.setdefault(name, types.ModuleType(name))
         sys.modules["open_spiel.python.observation"] = observation
     sys.path.insert(0, peer_dir)
-    from canasta import canasta_game
-
+    try:
+        from canasta import canasta_game
+    except ImportError as exc:
+        raise SystemExit(
+            f"--peer: cannot import the peer from {peer_dir} ({exc}); it needs numpy:"
+            " run this benchmark with an interpreter that has it (e.g. the system python3)"
+        ) from None
     return canasta_game
 
 
