@@ -1,102 +1,347 @@
-"""Engine benchmark: random hands per second and the replay of a long match.
+"""Engine benchmark: turns and cards moved per second, and the replay of a match.
 
-    .venv/bin/python bench/engine.py [--hands N] [--variant V] [--players P]
+    .venv/bin/python bench/engine.py [--hands N] [--variant V] [--players P] [--rounds R]
+                                     [--root DIR] [--peer DIR]
 
-Prints absolute figures and ratios against a baseline measured in the same
-run (dealing a hand: shuffle + deal), so the numbers compare across machines.
+Prints, for one core:
+
+- uniform legal play: every action chosen uniformly from `legal_actions(t).actions()`,
+  then applied (what the `random` bot does, and what a bot's playouts cost);
+- randomplay: `games.engine.randomplay.random_action`, the cheap random player;
+- the replay (`Match.replay`) of a whole random classic match played to its target of
+  5,000 points, from its seeds and actions;
+- the baseline: dealing one hand (shuffle + deal), measured in the same run, and every
+  figure as a ratio to it, so that runs on a loaded or another machine compare;
+- the load average, since the machine is shared.
+
+A *turn* is one seat's turn, from its draw (or taking the pile) to the action that ends
+it: the discard that passes play to the next seat, or the action that ends the hand
+(going out, the stock running out). "May I go out?" and its answer are part of the
+asker's turn. In tiles the first player's opening discard is a turn.
+
+*Cards moved* counts the cards that change place in an action: drawn cards (and red
+threes laid out and replaced while drawing), every card of a pile taken plus the hand
+cards melded with it, cards melded or added, the discarded card.
+
+``--root DIR`` imports the engine from another checkout (e.g. an older commit exported
+with ``git archive``), so before/after figures come from alternating runs on the same
+machine. ``--peer DIR`` also measures the OpenSpiel Canasta of
+jhtschultz/canasta-openspiel from a checkout in DIR (never part of this repository):
+4 players, every action chosen uniformly from its ``legal_actions()``, turns and cards
+moved counted the same way (see `peer_turns`). It needs numpy; a stand-in for the few
+``pyspiel`` names it uses is installed when OpenSpiel itself is not. Run the benchmark
+with an interpreter that has numpy (the system python3 does; the engine needs only the
+standard library).
+
 Nothing here is a test: no figure is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
+import types
+from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games.engine import Match, deal
-from games.engine.randomplay import play_random_hand
+from typing import Any
 
 
 def seed_from(rng: random.Random) -> str:
     return rng.getrandbits(256).to_bytes(32, "big").hex()
 
 
-def bench_deal(variant: str, players: int, n: int) -> float:
+def _engine(root: str | None) -> Any:
+    sys.path.insert(0, root or str(Path(__file__).resolve().parents[1]))
+    import games.engine as engine
+    from games.engine import randomplay
+
+    engine.randomplay = randomplay
+    return engine
+
+
+def bench_deal(engine: Any, variant: str, players: int, n: int) -> float:
     rng = random.Random(1)
     seeds = [seed_from(rng) for _ in range(n)]
     start = time.perf_counter()
     for seed in seeds:
-        deal(variant, players, seed)
+        engine.deal(variant, players, seed)
     return (time.perf_counter() - start) / n
 
 
-def bench_hands(variant: str, players: int, n: int) -> tuple[float, float]:
+def cards_moved(action: dict[str, Any], events: list[dict[str, Any]]) -> int:
+    """Cards that change place in one action (see the module docstring)."""
+    moved = len(action.get("cards") or ()) if action["type"] == "pickup" else 0
+    for event in events:
+        kind = event["type"]
+        if kind in ("draw", "pickup"):
+            moved += len(event["cards"])
+        elif kind == "red_three":
+            moved += action["type"] == "draw"  # from a pile they are counted with the pile
+        elif kind == "meld":
+            moved += sum(map(len, event["melds"])) + sum(map(len, event["add"].values()))
+        elif kind == "discard":
+            moved += 1
+    return moved
+
+
+def play_hands(
+    engine: Any, variant: str, players: int, n: int, choose: Callable[[Any, random.Random], Any]
+) -> tuple[float, float, float]:
+    """Play ``n`` hands choosing with ``choose``: (seconds, turns, cards moved)."""
     rng = random.Random(2)
-    actions = 0
+    seeds = [seed_from(rng) for _ in range(n)]
+    turns = moved = 0
+    apply = engine.apply
     start = time.perf_counter()
-    for _ in range(n):
-        table = deal(variant, players, seed_from(rng))
-        _, log = play_random_hand(table, rng)
-        actions += len(log)
-    elapsed = time.perf_counter() - start
-    return n / elapsed, actions / elapsed
+    for seed in seeds:
+        t = engine.deal(variant, players, seed)
+        while not t.over:
+            seat = t.turn
+            action = choose(t, rng)
+            out = apply(t, seat, action)
+            t = out.table
+            if t.over or (t.phase == "draw" and t.turn != seat):
+                turns += 1
+            moved += cards_moved(action, out.events)
+    return time.perf_counter() - start, turns, moved
 
 
-def long_match(variant: str, players: int, min_actions: int) -> tuple[list, int]:
-    """Seeds and actions of a match of at least ``min_actions`` actions (random play)."""
+def uniform_choice(engine: Any) -> Callable[[Any, random.Random], Any]:
+    legal_actions = engine.legal_actions
+
+    def choose(t: Any, rng: random.Random) -> Any:
+        return rng.choice(legal_actions(t).actions())
+
+    return choose
+
+
+def random_choice(engine: Any) -> Callable[[Any, random.Random], Any]:
+    return engine.randomplay.random_action  # type: ignore[no-any-return]
+
+
+def match_to_target(engine: Any, max_hands: int = 400) -> tuple[list[Any], int, int, bool]:
+    """A random classic match to its 5,000-point target: (hands, actions, hands played, over)."""
     rng = random.Random(3)
-    match = Match(variant, players, lambda: seed_from(rng), options={"target": 100000})
+    match = engine.Match("classic", 4, lambda: seed_from(rng))
     actions = 0
-    while actions < min_actions:
-        assert match.table is not None
-        _, log = play_random_hand(match.table, rng)
+    while not match.over and len(match.hands) <= max_hands:
+        _, log = engine.randomplay.play_random_hand(match.table, rng)
         for seat, action in log:
             match.act(seat, action)
         actions += len(log)
     hands = [(h.seed, h.actions) for h in match.hands]
-    return hands, actions
+    return hands, actions, len(hands), match.over
 
 
-def bench_replay(variant: str, players: int, min_actions: int, repeat: int) -> tuple[int, float]:
-    hands, actions = long_match(variant, players, min_actions)
+def long_match(engine: Any, min_actions: int) -> tuple[list[Any], int]:
+    """A random classic match of at least ``min_actions`` actions (target raised so it lasts)."""
+    rng = random.Random(3)
+    options = {"target": 100000}
+    match = engine.Match("classic", 4, lambda: seed_from(rng), options=options)
+    actions = 0
+    while actions < min_actions:
+        _, log = engine.randomplay.play_random_hand(match.table, rng)
+        for seat, action in log:
+            match.act(seat, action)
+        actions += len(log)
+    return [(h.seed, h.actions) for h in match.hands], actions
+
+
+def bench_replay(
+    engine: Any, hands: list[Any], repeat: int, options: dict[str, Any] | None = None
+) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        Match.replay(variant, players, hands, options={"target": 100000})
+        engine.Match.replay("classic", 4, hands, options=options)
         times.append(time.perf_counter() - start)
-    return actions, statistics.median(times)
+    return statistics.median(times)
+
+
+# --- the peer (OpenSpiel Canasta), imported from a path given at run time -------------------
+
+
+def _pyspiel_stand_in() -> types.ModuleType:
+    """The few pyspiel names the peer uses, with the State driver OpenSpiel provides."""
+    mod = types.ModuleType("pyspiel")
+
+    class PlayerId:
+        CHANCE = -1
+        TERMINAL = -4
+
+    class _Enum:
+        def __getattr__(self, name: str) -> str:
+            return name
+
+    class GameType:
+        Dynamics = ChanceMode = Information = Utility = RewardModel = _Enum()
+
+        def __init__(self, **kwargs: Any) -> None:
+            self.__dict__.update(kwargs)
+
+    class GameInfo(GameType):
+        pass
+
+    class Game:
+        def __init__(self, game_type: Any, info: Any, params: Any) -> None:
+            self._info = info
+
+        def num_players(self) -> int:
+            return int(self._info.num_players)
+
+    class State:
+        def __init__(self, game: Any) -> None:
+            pass
+
+        def is_chance_node(self) -> bool:
+            return bool(self.current_player() == PlayerId.CHANCE)  # type: ignore[attr-defined]
+
+        def legal_actions(self) -> list[int]:
+            return self._legal_actions(self.current_player())  # type: ignore[attr-defined,no-any-return]
+
+        def apply_action(self, action: int) -> None:
+            self._apply_action(action)  # type: ignore[attr-defined]
+
+    mod.PlayerId = PlayerId  # type: ignore[attr-defined]
+    mod.GameType = GameType  # type: ignore[attr-defined]
+    mod.GameInfo = GameInfo  # type: ignore[attr-defined]
+    mod.Game = Game  # type: ignore[attr-defined]
+    mod.State = State  # type: ignore[attr-defined]
+    mod.IIGObservationType = lambda **kwargs: None  # type: ignore[attr-defined]
+    mod.register_game = lambda game_type, cls: None  # type: ignore[attr-defined]
+    return mod
+
+
+def _peer_module(peer_dir: str) -> Any:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        sys.modules["pyspiel"] = _pyspiel_stand_in()
+        observation = types.ModuleType("open_spiel.python.observation")
+        observation.IIGObserverForPublicInfoGame = object  # type: ignore[attr-defined]
+        for name in ("open_spiel", "open_spiel.python"):
+            sys.modules.setdefault(name, types.ModuleType(name))
+        sys.modules["open_spiel.python.observation"] = observation
+    sys.path.insert(0, peer_dir)
+    try:
+        from canasta import canasta_game
+    except ImportError as exc:
+        raise SystemExit(
+            f"--peer: cannot import the peer from {peer_dir} ({exc}); it needs numpy:"
+            " run this benchmark with an interpreter that has it (e.g. the system python3)"
+        ) from None
+    return canasta_game
+
+
+def peer_turns(peer: Any, min_turns: int) -> tuple[float, float, float]:
+    """The peer with uniform legal choices: (seconds, turns, cards moved).
+
+    A turn ends when the seat that acted is no longer the one to act (its discard, going
+    out, the end of a hand), except its "may I go out?" and the partner's answer; cards
+    moved: cards drawn from the stock, a pile taken, cards melded, the card discarded.
+    """
+    rng = random.Random(4)
+    asks = {peer.ACTION_ASK_PARTNER_GO_OUT, peer.ACTION_ANSWER_GO_OUT_YES}
+    asks.add(peer.ACTION_ANSWER_GO_OUT_NO)
+    game = peer.CanastaGame()
+    turns = moved = 0
+    start = time.perf_counter()
+    while turns < min_turns:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal() and steps < 20000:
+            steps += 1
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            seat = state.current_player()
+            stock, pile = len(state._stock), len(state._discard_pile)
+            melded = sum(len(m.natural_cards) + len(m.wild_cards) for m in state._melds[seat % 2])
+            legal = state.legal_actions()
+            if not legal:
+                break  # the peer has positions without a legal action: start a new game
+            action = rng.choice(legal)
+            state.apply_action(action)
+            after_pile = len(state._discard_pile)
+            moved += max(0, stock - len(state._stock))
+            moved += pile if pile and not after_pile else max(0, after_pile - pile)
+            now = sum(len(m.natural_cards) + len(m.wild_cards) for m in state._melds[seat % 2])
+            moved += max(0, now - melded)
+            if action not in asks and (state.is_terminal() or state.current_player() != seat):
+                turns += 1
+    return time.perf_counter() - start, turns, moved
+
+
+# --- report -----------------------------------------------------------------------------------
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--hands", type=int, default=300)
-    parser.add_argument("--replay-actions", type=int, default=5000)
+    parser.add_argument("--hands", type=int, default=100, help="hands per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (median)")
+    parser.add_argument("--root", help="import the engine from this checkout instead")
+    parser.add_argument("--peer", help="a checkout of jhtschultz/canasta-openspiel to measure")
+    parser.add_argument("--no-replay", action="store_true")
     args = parser.parse_args()
 
-    deal_time = bench_deal(args.variant, args.players, 500)
-    hands_per_s, actions_per_s = bench_hands(args.variant, args.players, args.hands)
-    actions, replay_time = bench_replay(args.variant, args.players, args.replay_actions, 5)
-    print(f"engine benchmark: {args.variant}, {args.players} players, one core")
-    print(f"  baseline: deal one hand (shuffle + deal)   {deal_time * 1e3:8.3f} ms")
-    print(
-        f"  random complete hands                      {hands_per_s:8.1f} hands/s"
-        f"   (one hand = {1 / hands_per_s / deal_time:.0f}x a deal)"
-    )
-    print(
-        f"  actions applied in random play             {actions_per_s:8.0f} actions/s"
-        f"  (one action = {1 / actions_per_s / deal_time:.2f}x a deal)"
-    )
-    print(
-        f"  replay of a {actions}-action match from its seeds  {replay_time * 1e3:8.1f} ms"
-        f"   ({replay_time / deal_time:.0f}x a deal)"
-    )
+    engine = _engine(args.root)
+    peer = _peer_module(args.peer) if args.peer else None
+    v, p, n = args.variant, args.players, args.hands
+    rows: dict[str, list[tuple[float, float, float]]] = {"uniform": [], "random": [], "peer": []}
+    deals: list[float] = []
+    for _ in range(args.rounds):  # alternate, so that load changes hit every figure alike
+        deals.append(bench_deal(engine, v, p, 300))
+        rows["uniform"].append(play_hands(engine, v, p, n, uniform_choice(engine)))
+        rows["random"].append(play_hands(engine, v, p, n, random_choice(engine)))
+        if peer is not None:
+            turns = int(statistics.median([r[1] for r in rows["uniform"]]))
+            rows["peer"].append(peer_turns(peer, turns))
+    deal_time = statistics.median(deals)
+    load = os.getloadavg()
+    print(f"engine benchmark: {v}, {p} players, one core, {args.rounds} alternating rounds")
+    print(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min)")
+    print(f"  baseline: deal one hand (shuffle + deal)     {deal_time * 1e3:8.3f} ms")
+    rates: dict[str, float] = {}
+    for name, label in (
+        ("uniform", "uniform legal play"),
+        ("random", "randomplay"),
+        ("peer", "peer (OpenSpiel, uniform)"),
+    ):
+        if not rows[name]:
+            continue
+        turn_rates = [turns / s for s, turns, _ in rows[name]]
+        card_rates = [moved / s for s, _, moved in rows[name]]
+        rates[name] = statistics.median(turn_rates)
+        per_turn = 1 / rates[name] / deal_time
+        print(
+            f"  {label:<27} {rates[name]:9.0f} turns/s {statistics.median(card_rates):9.0f}"
+            f" cards moved/s  (one turn = {per_turn:.3f} deals)"
+        )
+    if "peer" in rates:
+        print(
+            f"  uniform legal play / peer: {rates['uniform'] / rates['peer']:.2f}x per turn;"
+            f" randomplay / peer: {rates['random'] / rates['peer']:.2f}x"
+        )
+    if not args.no_replay:
+        hands, actions, count, over = match_to_target(engine)
+        replay_time = bench_replay(engine, hands, 5)
+        state = "to its end" if over else "NOT finished"
+        print(
+            f"  replay of a 5,000-point classic match ({count} hands, {actions} actions, {state})"
+            f"  {replay_time * 1e3:8.1f} ms  ({replay_time / deal_time:.0f} deals)"
+        )
+        hands, actions = long_match(engine, 5000)
+        replay_time = bench_replay(engine, hands, 5, {"target": 100000})
+        print(
+            f"  replay of a {actions}-action classic match (as before: target raised)"
+            f"  {replay_time * 1e3:8.1f} ms  ({replay_time / deal_time:.0f} deals)"
+        )
     return 0
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, parse_cards
+from .cards import ALL_CODES, Card, parse_cards
 from .errors import IllegalActionError
 from .melds import parse_meld_key
 
@@ -54,6 +54,7 @@ class Answer:
 
 
 Action = Draw | Pickup | Meld | Discard | AskPartner | Answer
+_DRAW = Draw()
 _ACTION_TYPES = (Draw, Pickup, Meld, Discard, AskPartner, Answer)
 
 _ALLOWED_KEYS = {
@@ -79,6 +80,15 @@ def parse_action(data: Any) -> Action:
     """Read an action object; anything malformed is `invalid_action`."""
     if isinstance(data, _ACTION_TYPES):
         return data
+    if type(data) is dict:
+        # Fast path for the commonest well-formed actions; anything else is read below.
+        kind = data.get("type")
+        if kind == "draw" and len(data) == 1:
+            return _DRAW
+        if kind == "discard" and len(data) == 2:
+            card = data.get("card")
+            if type(card) is str and card in ALL_CODES:
+                return Discard(card=card)
     if not isinstance(data, Mapping):
         raise _bad("an action must be a JSON object with a type")
     kind = data.get("type")

@@ -32,6 +32,8 @@ ALL_CODES: frozenset[Card] = frozenset([r + s for s in SUITS for r in RANKS] + [
 
 def parse_card(text: object) -> Card:
     """Read one card code: case-insensitive, ``10`` for ``T`` (table-json.md)."""
+    if type(text) is str and text in ALL_CODES:  # canonical already, as engine-built actions are
+        return text
     if not isinstance(text, str):
         raise IllegalActionError("invalid_action", f"card code must be a string, got {text!r}")
     code = text.strip().upper()
@@ -47,6 +49,12 @@ def parse_card(text: object) -> Card:
 def parse_cards(value: object, *, what: str = "cards") -> list[Card]:
     if not isinstance(value, list):
         raise IllegalActionError("invalid_action", f"{what} must be a list of card codes")
+    try:
+        canonical = ALL_CODES.issuperset(value)  # canonical already: nothing to rewrite
+    except TypeError:  # an unhashable item: parse_card says what is wrong
+        canonical = False
+    if canonical:
+        return list(value)
     return [parse_card(item) for item in value]
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cards import JOKER_MELD_KEY, Card, is_black_three, is_wild
+from .cards import BLACK_THREES, JOKER, JOKER_MELD_KEY, Card, is_black_three, is_wild
 from .errors import EngineError
+from .melds import CANASTA_SIZE
+from .play import apply
 from .table import Table
 
 
@@ -87,19 +89,20 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
 
 def find_going_out(t: Table) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now."""
-    from .play import apply
-
     if t.phase != "play" or t.over:
         return None
     if not _could_go_out(t):
         return None
-    probe = t.copy()
+    probe = t.fork()
     probe.go_out = None  # look for any way out, whatever was answered
     hand = probe.hands[probe.turn]
     discards: list[Card | None] = list(Counter(hand))
     if not t.rules.final_discard_required:
         discards.insert(0, None)
+    shape = _Shape(t)
     for discard in discards:
+        if shape.plan_fails(discard):
+            continue  # _plan would answer None: skip building it
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
@@ -117,27 +120,68 @@ def find_going_out(t: Table) -> list[dict[str, Any]] | None:
     return None
 
 
+class _Shape:
+    """The hand's natural ranks and black threes, to tell which discards `_plan` refuses."""
+
+    def __init__(self, t: Table) -> None:
+        self.side = t.melds[t.side_of(t.turn)]
+        self.sizes = t.rules.black_three_meld_sizes
+        self.counts: dict[str, int] = {}
+        self.threes = 0
+        for card in t.hands[t.turn]:
+            if card == JOKER or card[0] == "2":
+                continue
+            if card in BLACK_THREES:
+                self.threes += 1
+            else:
+                self.counts[card[0]] = self.counts.get(card[0], 0) + 1
+        self.loose = sum(1 for r, n in self.counts.items() if n == 1 and r not in self.side)
+
+    def plan_fails(self, discard: Card | None) -> bool:
+        """True when `_plan` returns None for the hand without ``discard``.
+
+        _plan refuses a rest with a natural rank the side has not melded held once, or a
+        number of black threes that does not meld.
+        """
+        natural = discard is not None and discard != JOKER and discard[0] != "2"
+        threes = self.threes - (natural and discard in BLACK_THREES)
+        if threes and threes not in self.sizes:
+            return True
+        if discard is None or not natural or discard in BLACK_THREES:
+            return self.loose > 0
+        rank = discard[0]
+        left = self.counts[rank] - 1
+        loose = self.loose - (left == 0 and rank not in self.side)
+        loose += left == 1 and rank not in self.side
+        return loose > 0
+
+
 def _could_go_out(t: Table) -> bool:
     """A quick necessary condition, so that most positions need no search."""
     rules = t.rules
     side = t.melds[t.side_of(t.turn)]
-    hand = t.hands[t.turn]
-    counts = Counter(c[0] for c in hand if not is_wild(c) and not is_black_three(c))
-    wilds = sum(1 for c in hand if is_wild(c))
-    threes = sum(1 for c in hand if is_black_three(c))
-    loose = sum(n for rank, n in counts.items() if n == 1 and rank not in side)
+    counts: dict[str, int] = {}
+    wilds = threes = 0
+    for card in t.hands[t.turn]:  # one pass: this runs on every legal_actions in phase play
+        if card == JOKER or card[0] == "2":
+            wilds += 1
+        elif card in BLACK_THREES:
+            threes += 1
+        else:
+            counts[card[0]] = counts.get(card[0], 0) + 1
+    loose = sum(1 for rank, n in counts.items() if n == 1 and rank not in side)
     if threes and threes not in rules.black_three_meld_sizes:
         loose += threes
     if loose > 1:  # one loose card can be the discard
         return False
-    have = sum(1 for k, cards in side.items() if len(cards) >= 7)
+    have = sum(1 for cards in side.values() if len(cards) >= CANASTA_SIZE)
     need = rules.canastas_needed(t.players)
     if have >= need:
         return True
     sizes = {
         rank: len(side.get(rank, [])) + counts.get(rank, 0) for rank in set(side) | set(counts)
     }
-    reachable = sum(1 for size in sizes.values() if size + wilds >= 7)
+    reachable = sum(1 for size in sizes.values() if size + wilds >= CANASTA_SIZE)
     return have + reachable >= need
 
 

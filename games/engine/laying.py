@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Meld
 from .cards import Card, is_wild
-from .melds import canasta_kind, cards_value, check_meld, meld_key
+from .melds import CANASTA_SIZE, cards_value, check_meld, meld_key
 from .table import Table
 from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase, why_not_out
 
@@ -28,17 +28,20 @@ def _meld(t: Table, act: Meld, out: Outcome) -> None:
         _go_out(t, out)
 
 
-def lay(
+def plan_lay(
     t: Table,
-    out: Outcome,
     *,
     new_melds: list[list[Card]],
     adds: list[tuple[str, list[Card]]],
     pile: tuple[str, list[Card]] | None,
     used: list[Card],
     incoming: list[Card],
-) -> None:
-    """Lay melds and additions for the current player, all or nothing (classic.md §5, §8, §9)."""
+) -> tuple[dict[str, list[Card]], list[Card], list[str], list[str]]:
+    """Check a lay without changing ``t``: the side's melds and the hand after it, what changed.
+
+    `lay` commits what this returns; `legal` calls it alone to decide legality without a
+    trial `apply` (no table copy). Raises IllegalActionError as the move would.
+    """
     rules = t.rules
     seat = t.turn
     side = t.side_of(seat)
@@ -78,7 +81,7 @@ def lay(
     for card in used:
         remaining.remove(card)
     remaining += incoming
-    canasta_count = sum(1 for k, c in melds.items() if canasta_kind(k, c))
+    canasta_count = sum(1 for c in melds.values() if len(c) >= CANASTA_SIZE)  # canasta_kind
     may_go_out = canasta_count >= rules.canastas_needed(t.players) and t.go_out is not False
     # Black threes meld only by a player going out (classic.md §5): at most one card left.
     going_out = may_go_out and len(remaining) <= 1
@@ -102,6 +105,27 @@ def lay(
         )
     if t.go_out is True and remaining and not _can_still_go_out(t, melds, remaining):
         raise _err("must_go_out", "your partner said yes: this would leave you unable to go out")
+    return melds, remaining, changed, started
+
+
+def lay(
+    t: Table,
+    out: Outcome,
+    *,
+    new_melds: list[list[Card]],
+    adds: list[tuple[str, list[Card]]],
+    pile: tuple[str, list[Card]] | None,
+    used: list[Card],
+    incoming: list[Card],
+) -> None:
+    """Lay melds and additions for the current player, all or nothing (classic.md §5, §8, §9)."""
+    melds, remaining, changed, started = plan_lay(
+        t, new_melds=new_melds, adds=adds, pile=pile, used=used, incoming=incoming
+    )
+    seat = t.turn
+    side = t.side_of(seat)
+    had_melded = bool(t.melds[side])
+    rules = t.rules
     # Concealed going out (classic.md §9; party: the side's first meld).
     fresh = (not had_melded) if rules.concealed_scope == "side" else not t.melded[seat]
     continuing = t.concealed_melds is not None
@@ -126,7 +150,7 @@ def lay(
 def _can_still_go_out(t: Table, melds: dict[str, list[Card]], remaining: list[Card]) -> bool:
     from .goingout import find_going_out
 
-    probe = t.copy()
+    probe = t.fork()
     probe.melds[t.side_of(t.turn)] = melds
     probe.hands[t.turn] = list(remaining)
     probe.melded[t.turn] = True

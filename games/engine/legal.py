@@ -4,24 +4,48 @@ Meld actions can combine any number of melds, so they are not listed
 exhaustively: `legal_actions` lists every draw/pickup way, each single new
 meld (with all naturals of its rank and 0..max wild cards), each single
 addition, a combined initial meld when one is needed, a way to go out when
-there is one, and every discard. Every listed action has been accepted by
-`play.apply`; `is_legal` answers for any action at all.
+there is one, and every discard. `is_legal` answers for any action at all.
+
+Each candidate is decided by the rules directly (`_allowed`: the pile rules
+of `pile.check_pickup` and the meld rules of `laying.plan_lay`, which the move
+itself runs too), without a trial `apply` and so without copying the table.
+`trial_legal_actions` is the old enumeration, every candidate accepted by a
+trial `play.apply`; it is kept as the test oracle (tests/engine/test_legal_fast.py
+asserts both give the same actions on random positions of every variant).
+See docs/engine-speed.md.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from .cards import BLACK_THREE_KEY, JOKER_MELD_KEY, TWOS_KEY, Card, is_black_three, is_two, is_wild
+from .actions import Pickup
+from .cards import (
+    BLACK_THREE_KEY,
+    BLACK_THREES,
+    JOKER,
+    JOKER_MELD_KEY,
+    TWOS_KEY,
+    Card,
+    is_two,
+    is_wild,
+)
 from .errors import EngineError
 from .goingout import find_going_out
+from .laying import plan_lay
+from .melds import CANASTA_SIZE
+from .pile import check_pickup_cards, check_pile_reachable, check_pile_takeable, pile_frozen
 from .play import apply, canastas, is_legal, minimum, must_take_pile
 from .table import Table
+from .turn import _check_in_hand, _require_phase
 
 ActionJSON = dict[str, Any]
+# Decides whether the seat to act may play a candidate action now.
+Accept = Callable[[Table, ActionJSON], bool]
 
 
 @dataclass
@@ -71,37 +95,113 @@ class LegalActions:
 
 def legal_actions(t: Table, seat: int | None = None) -> LegalActions:
     """What ``seat`` (default: the seat to act) may do now."""
+    return _enumerate(t, seat, _allowed)
+
+
+def trial_legal_actions(t: Table, seat: int | None = None) -> LegalActions:
+    """`legal_actions` decided by trial moves: the slow oracle the tests compare with."""
+    return _enumerate(t, seat, _accepted)
+
+
+def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
     seat = t.turn if seat is None else seat
     legal = LegalActions(seat=seat)
     if t.over or seat != t.turn:
         return legal
     if t.phase == "draw":
-        legal.draw = bool(t.stock) or not must_take_pile(t, seat)
-        legal.pickups = pickup_actions(t, seat)
+        if accept is _accepted:
+            legal.draw = _accepted(t, {"type": "draw"})
+        else:
+            legal.draw = bool(t.stock) or not must_take_pile(t, seat)
+        legal.pickups = pickup_actions(t, seat, accept=accept)
     elif t.phase == "answer":
         legal.answers = [{"type": "answer", "yes": True}, {"type": "answer", "yes": False}]
     elif t.phase == "discard":
         legal.discards = _discards(t)
     elif t.phase == "play":
-        legal.melds, legal.adds = _meld_actions(t)
+        legal.melds, legal.adds = _meld_actions(t, accept)
         out = find_going_out(t) if t.go_out is not False else None
         if out:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
                 legal.melds.append(out[0])
         legal.discards = _discards(t)
-        legal.ask_partner = bool(t.settings.get("ask_partner")) and t.go_out is None and bool(out)
-        if legal.ask_partner:
+        if accept is _accepted:
             legal.ask_partner = is_legal(t, seat, {"type": "ask_partner"})
+        else:
+            # play._ask: the option, not asked yet, a partner, two cards, a way out now.
+            legal.ask_partner = (
+                bool(t.settings.get("ask_partner"))
+                and t.go_out is None
+                and bool(out)
+                and bool(t.partners(seat))
+                and len(t.hands[seat]) >= 2
+            )
     return legal
 
 
 def _accepted(t: Table, action: ActionJSON) -> bool:
+    """The oracle: a trial move (parse, copy the table, play it)."""
     try:
         apply(t, t.turn, action)
     except EngineError:
         return False
     return True
+
+
+def _allowed(t: Table, action: ActionJSON) -> bool:
+    """The rules of a pickup or meld candidate, checked without copying the table.
+
+    Candidates are built here from the hand, well formed and for the seat to act, so
+    what `apply` checks before its copy (parse, seat, turn) holds already.
+    """
+    if action["type"] == "pickup":
+        try:
+            check_pile_reachable(t)
+            check_pile_takeable(t)
+        except EngineError:
+            return False
+        return _allowed_pickup(t, action, pile_frozen(t, t.side_of(t.turn)))
+
+    try:
+        _require_phase(t, "play")
+        melds = [list(m) for m in action.get("melds", ())]
+        adds = [(k, list(v)) for k, v in action.get("add", {}).items()]
+        used = [c for m in melds for c in m] + [c for _, cs in adds for c in cs]
+        _check_in_hand(t.hands[t.turn], used)
+        plan_lay(t, new_melds=melds, adds=adds, pile=None, used=used, incoming=[])
+    except EngineError:
+        return False
+    return True
+
+
+def _allowed_pickup(
+    t: Table, action: ActionJSON, frozen: bool, incoming: list[list[Card]] | None = None
+) -> bool:
+    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed.
+
+    ``frozen`` and ``incoming`` (a holder for the pile cards that go to the hand, filled on
+    first use) are the same for every candidate of a position: `pickup_actions` passes them.
+    """
+    cards = action.get("cards")
+    melds = [list(m) for m in action.get("melds", ())]
+    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
+    try:
+        key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        if incoming is None:
+            incoming = []
+        if not incoming:
+            incoming.append(_incoming(t))
+        pile = (key, pile_cards)
+        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming[0])
+    except EngineError:
+        return False
+    return True
+
+
+def _incoming(t: Table) -> list[Card]:
+    """The pile cards a pickup puts in the hand (red threes below the top are laid out)."""
+    return [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
 
 
 def _discards(t: Table) -> list[Card]:
@@ -128,20 +228,34 @@ def _pairs(cards: list[Card]) -> list[list[Card]]:
     return out
 
 
-def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[ActionJSON]:
+def pickup_actions(
+    t: Table, seat: int, *, first_only: bool = False, accept: Accept | None = None
+) -> list[ActionJSON]:
     """Every way to take the pile now (with an initial meld where one is needed)."""
     if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
         return []
     top = t.discard[-1]
     if t.rules.is_pile_blocker(top, t.settings):
         return []
+    check: Accept = accept or _allowed
+    if check is _allowed:
+        # The pile rules that do not depend on the cards, once for all candidates.
+        try:
+            check_pile_reachable(t)
+            check_pile_takeable(t)
+        except EngineError:
+            return []
+        frozen = pile_frozen(t, t.side_of(seat))
+        check = partial(_allowed_pickup, frozen=frozen, incoming=[])
     hand = t.hands[seat]
     key = top[0]
-    naturals = [c for c in hand if c[0] == key and not is_wild(c)]
-    wilds = list(dict.fromkeys(c for c in hand if is_wild(c)))
+    # The top card is never wild here (a blocker), so cards of its rank are naturals.
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
+    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
     options: list[list[Card] | None] = [None]
-    options += _pairs(naturals)
-    options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+    if naturals:
+        options += _pairs(naturals)
+        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
     need = minimum(t, t.side_of(seat))
     found: list[ActionJSON] = []
     for cards in options:
@@ -158,7 +272,7 @@ def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[Act
                 if extra is None:
                     continue
                 action["melds"] = extra
-        if _accepted(t, action):
+        if check(t, action):
             found.append(action)
             if first_only:
                 break
@@ -168,11 +282,12 @@ def pickup_actions(t: Table, seat: int, *, first_only: bool = False) -> list[Act
 def _natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
     groups: dict[str, list[Card]] = {}
     wilds: list[Card] = []
-    for c in hand:
-        if is_wild(c):
+    for c in hand:  # is_wild and the threes inlined: this runs on every legal_actions
+        r = c[0]
+        if c == JOKER or r == "2":
             wilds.append(c)
-        elif not is_black_three(c) and c[0] != "3":
-            groups.setdefault(c[0], []).append(c)
+        elif r != "3":
+            groups.setdefault(r, []).append(c)
     wilds.sort(key=t.rules.card_value)  # cheap wilds first
     return groups, wilds
 
@@ -210,7 +325,7 @@ def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list
     return melds
 
 
-def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
+def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
     rules = t.rules
     hand = t.hands[t.turn]
     side = t.melds[t.side_of(t.turn)]
@@ -222,6 +337,7 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
         for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
             if len(cards) + k >= 3:
                 candidates.append(cards + wilds[:k])
+    natural = len(candidates)  # the first candidates are melds of one natural rank
     if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
         candidates.append(wilds[:3])
         if len(wilds) > 3:
@@ -233,22 +349,29 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
             candidates.append(twos)
         if len(twos) >= 2 and jokers:
             candidates.append(twos + jokers[: min(2, len(twos) - 1)])
-    threes = [c for c in hand if is_black_three(c)]
+    threes = [c for c in hand if c in BLACK_THREES]
     if len(threes) in rules.black_three_meld_sizes:
         candidates.append(threes)
+    # One new natural meld or one addition: counted (_SingleLay); anything else: _allowed.
+    single = _SingleLay(t) if accept is _allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
-    for cards in candidates:
+    for i, cards in enumerate(candidates):
+        if single is not None and i < natural:
+            if single.new_natural(cards):
+                melds.append({"type": "meld", "melds": [cards]})
+            continue
         action = {"type": "meld", "melds": [cards]}
-        if _accepted(t, action):
+        if accept(t, action):
             melds.append(action)
     need = minimum(t, t.side_of(t.turn))
     if need and not melds:
         extra = best_melds(t, hand, need, exclude=set())
         if extra:
             action = {"type": "meld", "melds": extra}
-            if _accepted(t, action):
+            if accept(t, action):
                 melds.append(action)
     adds: list[ActionJSON] = []
+    distinct_wilds = list(dict.fromkeys(wilds))
     for key in side:
         options: list[list[Card]] = []
         if key == BLACK_THREE_KEY:
@@ -258,9 +381,71 @@ def _meld_actions(t: Table) -> tuple[list[ActionJSON], list[ActionJSON]]:
             options += [[c] for c in dict.fromkeys(nat)]
             if len(nat) > 1:
                 options.append(list(nat))
-        options += [[w] for w in dict.fromkeys(wilds)]
+        options += [[w] for w in distinct_wilds]
         for cards in options:
+            if single is not None:
+                if single.add(key, cards):
+                    adds.append({"type": "meld", "add": {key: cards}})
+                continue
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
-            if _accepted(t, addition):
+            if accept(t, addition):
                 adds.append(addition)
     return melds, adds
+
+
+class _SingleLay:
+    """`laying.plan_lay` for one new meld of one natural rank, or one addition, by counting.
+
+    Only for the candidates `_meld_actions` builds: cards from the hand, a rank the side
+    has not melded (new) or a side meld with its own naturals or one wild card (add), new
+    melds within the wild-card limit. Not used after a binding "yes" (go_out True), where
+    plan_lay searches for the way out that must remain.
+    """
+
+    def __init__(self, t: Table) -> None:
+        rules = t.rules
+        side = t.side_of(t.turn)
+        self.rules = rules
+        self.melds = t.melds[side]
+        self.hand_size = len(t.hands[t.turn])
+        self.canastas = canastas(t, side)
+        self.needed = rules.canastas_needed(t.players)
+        self.refused = t.go_out is False
+        self.minimum = minimum(t, side)
+        self.natural_counts: dict[str, int] = {}
+
+    def _ends_well(self, laid: int, canastas_after: int) -> bool:
+        """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
+        remaining = self.hand_size - laid
+        if remaining > 1:
+            return True
+        may_go_out = canastas_after >= self.needed and not self.refused
+        if remaining == 0:
+            return may_go_out and not self.rules.final_discard_required
+        return may_go_out
+
+    def new_natural(self, cards: list[Card]) -> bool:
+        if self.minimum and sum(map(self.rules.card_value, cards)) < self.minimum:
+            return False
+        return self._ends_well(len(cards), self.canastas + (len(cards) >= CANASTA_SIZE))
+
+    def add(self, key: str, cards: list[Card]) -> bool:
+        before = self.melds[key]
+        size = len(before) + len(cards)
+        if key == TWOS_KEY:
+            jokers = before.count(JOKER) + cards.count(JOKER)
+            if jokers > 2 or jokers >= size - jokers:
+                return False
+        elif key != JOKER_MELD_KEY:
+            naturals = self._naturals(key) + sum(1 for c in cards if c != JOKER and c[0] != "2")
+            if size - naturals > self.rules.max_wilds(naturals):
+                return False
+        grew = len(before) < CANASTA_SIZE <= size
+        return self._ends_well(len(cards), self.canastas + grew)
+
+    def _naturals(self, key: str) -> int:
+        """Natural cards in the side's ``key`` meld (counted once per position)."""
+        count = self.natural_counts.get(key)
+        if count is None:
+            count = self.natural_counts[key] = sum(1 for c in self.melds[key] if not is_wild(c))
+        return count

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import Pickup
-from .cards import is_wild
+from .cards import Card, is_wild
 from .laying import lay
 from .melds import meld_key
 from .table import Table
@@ -19,38 +19,74 @@ def pile_frozen(t: Table, side: int) -> bool:
         return False  # tiles: never frozen, though taking always needs a natural pair
     if rules.freeze == "classic" and not t.melds[side]:
         return True
-    return any(rules.freezes_pile(c, t.settings) for c in t.discard)
+    return not _freezing_cards(t).isdisjoint(t.discard)
+
+
+# (variant, black_three option) -> the cards that freeze the pile anywhere in it
+_FREEZERS: dict[tuple[str, str], frozenset[Card]] = {}
+
+
+def _freezing_cards(t: Table) -> frozenset[Card]:
+    """The cards for which `RuleSet.freezes_pile` is true, computed once per rule set."""
+    key = (t.rules.name, str(t.settings.get("black_three")))
+    cards = _FREEZERS.get(key)
+    if cards is None:
+        deck = set(t.rules.deck())
+        cards = frozenset(c for c in deck if t.rules.freezes_pile(c, t.settings))
+        _FREEZERS[key] = cards
+    return cards
 
 
 # --- taking the pile -----------------------------------------------------------------
 
 
-def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+def check_pickup(t: Table, act: Pickup) -> tuple[str, list[Card], list[Card]]:
+    """The pile rules of a pickup, without changing ``t``: (meld key, pile meld, hand cards used).
+
+    The melds it lays are checked by `laying.plan_lay`; raises IllegalActionError.
+    """
+    check_pile_reachable(t)
+    cards = list(act.cards) if act.cards is not None else []
+    _check_in_hand(_hand(t), cards + [c for m in act.melds for c in m])
+    check_pile_takeable(t)
+    return check_pickup_cards(t, act, pile_frozen(t, t.side_of(t.turn)))
+
+
+def check_pile_reachable(t: Table) -> None:
+    """The pickup rules that come before the cards: phase, an empty or blocked pile."""
     _require_phase(t, "draw")
-    rules = t.rules
-    seat = t.turn
-    side = t.side_of(seat)
     if not t.discard:
         raise _err("pile_empty", "the discard pile is empty")
     top = t.discard[-1]
-    if rules.is_pile_blocker(top, t.settings):
+    if t.rules.is_pile_blocker(top, t.settings):
         raise _err("pile_blocked", f"{top} on top of the pile blocks it")
-    hand = _hand(t)
-    cards = list(act.cards) if act.cards is not None else []
-    used = cards + [c for m in act.melds for c in m]
-    _check_in_hand(hand, used)
-    side_melds = t.melds[side]
-    if rules.pile_needs_side_melded and not side_melds:
+
+
+def check_pile_takeable(t: Table) -> None:
+    """The pickup rules that do not depend on the cards named (after they are found in hand)."""
+    rules = t.rules
+    if rules.pile_needs_side_melded and not t.melds[t.side_of(t.turn)]:
         raise _err(
             "cannot_take_pile", "your side must make its initial meld before taking the pile"
         )
     if not t.stock and rules.stock_out == "tiles":
         # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
         raise _err("cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)")
-    if len(hand) == 1 and len(t.discard) == 1:
+    if len(_hand(t)) == 1 and len(t.discard) == 1:
         raise _err("cannot_take_pile", "with one card in hand you may not take a pile of one card")
+
+
+def check_pickup_cards(t: Table, act: Pickup, frozen: bool) -> tuple[str, list[Card], list[Card]]:
+    """The pickup rules for the cards named, once the pile checks above have passed.
+
+    ``frozen`` is `pile_frozen` for the side to act (legal.py computes it once per position).
+    """
+    rules = t.rules
+    side_melds = t.melds[t.side_of(t.turn)]
+    top = t.discard[-1]
+    cards = list(act.cards) if act.cards is not None else []
+    used = cards + [c for m in act.melds for c in m]
     key = top[0]
-    frozen = pile_frozen(t, side)
     naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
     if act.cards is None:
         if not rules.top_card_alone:
@@ -79,6 +115,14 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     pile_cards = [top, *cards]
     if meld_key(rules, pile_cards) != key:
         raise _err("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
+    return key, pile_cards, used
+
+
+def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+    key, pile_cards, used = check_pickup(t, act)
+    rules = t.rules
+    seat = t.turn
+    top = t.discard[-1]
     rest = t.discard[:-1]
     bonus = [c for c in rest if rules.is_bonus_three(c)]
     incoming = [c for c in rest if not rules.is_bonus_three(c)]

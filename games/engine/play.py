@@ -52,7 +52,7 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
         raise _err("invalid_action", f"no seat {seat!r} at this table")
     if seat != table.turn:
         raise _err("not_your_turn", f"it is seat {table.turn}'s turn, not seat {seat}'s")
-    t = table.copy()
+    t = table.fork()
     out = Outcome(t)
     if isinstance(act, Draw):
         _draw(t, out)
@@ -92,6 +92,7 @@ def _draw(t: Table, out: Outcome) -> None:
         out.events.append({"type": "stock_out", "seat": seat})
         _end_hand(t, out, "stock_exhausted", None)
         return
+    t.stock = list(t.stock)  # shared with the table given to apply (Table.fork)
     drawn: list[Card] = []
     for _ in range(t.rules.draws(t.players)):
         if not t.stock:
@@ -130,7 +131,7 @@ def _discard(t: Table, act: Discard, out: Outcome) -> None:
     elif t.go_out is True:
         raise _err("must_go_out", "your partner said yes: you must go out this turn")
     hand.remove(act.card)
-    t.discard.append(act.card)
+    t.discard = [*t.discard, act.card]  # the pile is shared with the given table (Table.fork)
     out.events.append({"type": "discard", "seat": seat, "card": act.card})
     if not hand:
         _go_out(t, out)

@@ -12,9 +12,8 @@ import random
 from typing import Any
 
 from .cards import is_black_three, is_wild
-from .errors import EngineError
 from .goingout import find_going_out
-from .legal import _discards, pickup_actions
+from .legal import _allowed, _discards, pickup_actions
 from .play import Outcome, apply, must_take_pile
 from .table import Table
 
@@ -70,12 +69,9 @@ def random_action(t: Table, rng: random.Random) -> ActionJSON:
         return {"type": "ask_partner"}
     if rng.random() < 0.5:
         candidate = _meld_candidate(t, rng)
-        if candidate is not None:
-            try:
-                apply(t, seat, candidate)
-                return candidate
-            except EngineError:
-                pass
+        # Decided by the rules as legal_actions decides (no trial move): same answer as apply.
+        if candidate is not None and _allowed(t, candidate):
+            return candidate
     if t.go_out is True:
         out = find_going_out(t)
         assert out is not None, "a binding yes always has a way out"

@@ -63,6 +63,11 @@ class Table:
     settings: dict[str, Any] = field(default_factory=dict)
     # Optional keys that were written out in the input, so that output equals input.
     explicit: frozenset[str] = frozenset()
+    # rules.sides(players), asked for on every move (not part of the state).
+    nsides: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.nsides = self.rules.sides(self.players)
 
     # --- derived -------------------------------------------------------------
 
@@ -75,7 +80,7 @@ class Table:
         return self.rules.sides(self.players)
 
     def side_of(self, seat: int) -> int:
-        return seat % self.sides
+        return seat % self.nsides
 
     def partners(self, seat: int) -> list[int]:
         """The other seats of ``seat``'s side."""
@@ -110,6 +115,25 @@ class Table:
             settings=self.settings,
             explicit=self.explicit,
         )
+
+    def fork(self) -> Table:
+        """A copy for `play.apply` that shares what an action does not change in place.
+
+        Copied: the list of hands and the hand of the seat to act, the list of sides' melds,
+        ``melded``. Shared until an action replaces them: the stock, the pile, the other
+        hands, each side's meld dict and meld lists, red threes, scores and options. The
+        action code replaces a shared list instead of changing it (see play.py), so the
+        table given to `apply` never changes. Callers that want to change a table in place
+        use `copy`.
+        """
+        new = object.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        hands = list(self.hands)
+        hands[self.turn] = list(hands[self.turn])
+        new.hands = hands
+        new.melds = list(self.melds)
+        new.melded = list(self.melded)
+        return new
 
     def all_cards(self) -> Counter[Card]:
         """Every card on the table (hands, stock, pile, melds, red threes)."""

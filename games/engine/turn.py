@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import Card, missing_cards
 from .errors import IllegalActionError
-from .melds import canasta_kind
+from .melds import CANASTA_SIZE, canasta_kind
 from .table import Table
 
 Event = dict[str, Any]
@@ -41,7 +41,8 @@ def minimum(t: Table, side: int) -> int:
 
 
 def canastas(t: Table, side: int) -> int:
-    return sum(1 for key, cards in t.melds[side].items() if canasta_kind(key, cards))
+    # canasta_kind(key, cards) is not None exactly when the meld is a canasta: 7 cards or more.
+    return sum(1 for cards in t.melds[side].values() if len(cards) >= CANASTA_SIZE)
 
 
 def _hand(t: Table) -> list[Card]:
@@ -83,7 +84,11 @@ def _end_hand(
 
 
 def lay_out_red_three(t: Table, seat: int, card: Card, out: Outcome) -> None:
-    t.red_threes[t.side_of(seat)].append(card)
+    # A new list: red threes are shared with the table given to apply (Table.fork).
+    reds = list(t.red_threes)
+    side = t.side_of(seat)
+    reds[side] = [*reds[side], card]
+    t.red_threes = reds
     out.events.append({"type": "red_three", "seat": seat, "card": card})
 
 
