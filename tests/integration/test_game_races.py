@@ -1,6 +1,7 @@
 """Races on real PostgreSQL with real threads (one connection each): the game row lock must
 let exactly one of two racing writers win, and the log must have no gap and no duplicate."""
 
+import functools
 import random
 import threading
 from collections.abc import Callable
@@ -75,11 +76,13 @@ def test_two_clients_racing_to_move_one_wins_the_other_gets_409(cast):
     body = {"actions": [{"type": "draw"}], "expected_version": game.version}
     url = f"/api/v1/games/{game.pk}/actions/"
 
-    def post() -> tuple[int, str]:
-        response = client_for(mover).post(url, body, format="json")
+    def post(client: Any) -> tuple[int, str]:
+        response = client.post(url, body, format="json")
         return response.status_code, response.json().get("error", {}).get("code", "")
 
-    results = _race([post, post])
+    # Two devices of the mover, signed in before the race.
+    devices = [client_for(mover) for _ in range(2)]
+    results = _race([functools.partial(post, client) for client in devices])
 
     assert sorted(results) == [(200, ""), (409, "stale_version")]
     assert Move.objects.filter(game=game).count() == 1
@@ -148,18 +151,20 @@ def test_a_concurrent_duplicate_with_one_idempotency_key_applies_once(cast):
     body = {"actions": [{"type": "draw"}], "expected_version": game.version}
     url = f"/api/v1/games/{game.pk}/actions/"
 
-    def post() -> tuple[int, str]:
-        response = client_for(mover).post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="dup")
+    def post(client: Any) -> tuple[int, str]:
+        response = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="dup")
         return response.status_code, response.json().get("error", {}).get("code", "")
 
-    results = _race([post, post, post])
+    # Three devices of the mover, signed in before the race.
+    devices = [client_for(mover) for _ in range(3)]
+    results = _race([functools.partial(post, client) for client in devices])
 
     assert (200, "") in results
     assert set(results) <= {(200, ""), (409, "request_in_progress")}
     assert Move.objects.filter(game=game).count() == 1
     assert IdempotencyRecord.objects.get(key="dup").response_status == 200
     # Once the first has finished, a retry gets its response.
-    status, _ = post()
+    status, _ = post(devices[0])
     assert status == 200 and Move.objects.filter(game=game).count() == 1
 
 
@@ -207,3 +212,14 @@ def test_resign_racing_a_move_is_serialised(cast):
     assert results[0] in ("moved", "game_not_active")
     _assert_log_is_whole(game)
     assert game_verify(game=Game.objects.get(pk=game.pk)).ok
+
+
+def test_concurrent_sign_ins_each_get_a_key_that_works(cast):
+    """Several devices of one player signing in at once: every new key works at once."""
+    alice = cast["alice"]
+
+    def sign_in_and_read() -> int:
+        return client_for(alice).get("/api/v1/games/").status_code
+
+    for _ in range(5):
+        assert _race([sign_in_and_read] * 4) == [200] * 4

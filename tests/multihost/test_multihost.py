@@ -34,8 +34,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
+from clients.services.tokens import account_token_create
 from games.models import Actor, Game, Move
 from notifications.emails import render
 from notifications.models import OPEN_STATUSES, Outbox, OutboxStatus
@@ -162,7 +162,7 @@ def _players(count: int) -> list[tuple[str, str]]:
         user = get_user_model().objects.create_user(
             username=f"p{number:02d}", email=f"p{number:02d}@example.com"
         )
-        made.append((user.username, Token.objects.create(user=user).key))
+        made.append((user.username, account_token_create(owner=user)[1]))
     return made
 
 
