@@ -127,3 +127,32 @@ def test_training_is_reproducible_from_a_seed(tmp_path):
 def test_training_refuses_an_unknown_variant(tmp_path):
     with pytest.raises(CommandError):
         call_command("train_belief", "--variants=chess", f"--out={tmp_path / 'x.json'}")
+
+
+class _Feared:
+    """A belief that fears one rank only (the next player takes any pile with it)."""
+
+    def __init__(self, rank: str) -> None:
+        self.rank = rank
+
+    def covers(self, variant: str) -> bool:
+        return True
+
+    def danger(self, t, seat, card, memory, counts) -> float:
+        return 1.0 if card[0] == self.rank else 0.0
+
+
+def test_the_strong_bot_discards_by_the_beliefs_danger():
+    for k in range(40):
+        t, memories = random_position("classic", 4, {}, f"{k:064x}", k, 30 + k)
+        if t.phase != "play":
+            continue
+        view, memory = player_view(t, t.turn), memories[t.turn]
+        plain = StrongBot(belief=None).choose(view, memory, random.Random(1))
+        if plain["type"] != "discard" or plain["card"][0] not in NATURAL:
+            continue
+        feared = StrongBot(belief=_Feared(plain["card"][0]))
+        action = feared.choose(view, memory, random.Random(1))
+        assert action["type"] == "discard" and action["card"][0] != plain["card"][0]
+        return
+    pytest.fail("no position where the strong bot discards a natural card")
