@@ -8,7 +8,11 @@ Every decision starts from the heuristic (basic.py) in a stronger style: it
 reads "no pair" from the next player's discards and passes, weighs feeding
 the pile three times as much as `basic` (measured better than twice; four
 times was no better), and freezes a large pile with a wild card rather than
-hand it over; a few variants play a milder style (`VARIANT_STYLES`). When a
+hand it over; a few variants play a milder style (`VARIANT_STYLES`). How
+likely a discard lets the next player take the pile comes from the learned
+belief (belief.py, data/belief.json: +51 points a hand over the heuristic's
+formula in duplicate classic, docs/bots.md) where the committed model covers
+the variant. When a
 decision swings the whole hand (it can go out: go out or play on; the stock
 is empty: take the pile or end the hand), it deals the hidden cards up to K
 times consistently with its view and memory (sampling.py; hands that keep
