@@ -15,6 +15,7 @@ the strong bot's rollouts, on a fully sampled table.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -72,12 +73,21 @@ class Style:
 
 BASIC_STYLE = Style()
 
+# Chance that the next player can take the pile after ``seat`` discards ``card``:
+# (table, seat, card, memory, unseen counts) -> probability (belief.Belief.danger).
+Danger = Callable[[Table, int, Card, BotMemory | None, tuple[Any, int]], float]
+
 
 class BasicPolicy:
-    """One action for the seat to move on a (sampled) table."""
+    """One action for the seat to move on a (sampled) table.
 
-    def __init__(self, style: Style = BASIC_STYLE) -> None:
+    ``danger`` replaces the heuristic's formula (`take_chance`) for how likely a
+    discard lets the next player take the pile; None keeps the formula.
+    """
+
+    def __init__(self, style: Style = BASIC_STYLE, danger: Danger | None = None) -> None:
         self.style = style
+        self.danger = danger
 
     # --- dispatch ---------------------------------------------------------------
 
@@ -267,7 +277,7 @@ class BasicPolicy:
             out = find_going_out(t)
             assert out is not None, "a player who may not discard can go out"
             return out[0]
-        costs = discard_costs(t, seat, options, memory, self.style)
+        costs = discard_costs(t, seat, options, memory, self.style, self.danger)
         best = min(options, key=lambda c: (costs[c], c))
         return {"type": "discard", "card": best}
 
@@ -485,9 +495,10 @@ def discard_costs(
     options: list[Card],
     memory: BotMemory | None,
     style: Style,
+    danger: Danger | None = None,
 ) -> dict[Card, float]:
     """What discarding each card costs: its use to the hand, plus the chance that the
-    next player takes the pile with it times the pile's worth."""
+    next player takes the pile with it (``danger``, else the formula) times the pile's worth."""
     sh = shape(t, t.hands[seat])
     counts = unseen_rank_counts(t, seat)
     worth = pile_worth(t, [*t.discard, "4S"])
@@ -499,7 +510,10 @@ def discard_costs(
         cost = keep_value(t, seat, card, sh, style)
         if shed:
             cost -= t.rules.card_value(card)
-        chance = take_chance(t, seat, card, memory, counts, style.infer)
+        if danger is not None:
+            chance = danger(t, seat, card, memory, counts)
+        else:
+            chance = take_chance(t, seat, card, memory, counts, style.infer)
         cost += style.danger_weight * chance * worth
         if freezing and is_wild(card) and t.rules.freezes_pile(card, t.settings):
             cost -= worth  # freezing a big pile against the opponents

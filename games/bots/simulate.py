@@ -290,8 +290,11 @@ def format_report(summary: Summary) -> str:
 class ProgressBar:
     """A plain text progress bar on a stream (stderr by default)."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(
+        self, total: int, stream: TextIO | None = None, width: int = 30, unit: str = "matches"
+    ) -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.started = time.perf_counter()
@@ -304,7 +307,7 @@ class ProgressBar:
         eta = elapsed / done * (self.total - done) if done else 0.0
         bar = "#" * filled + "." * (self.width - filled)
         self.stream.write(
-            f"\r[{bar}] {done}/{self.total} matches, {elapsed:.0f} s elapsed, ETA {eta:.0f} s"
+            f"\r[{bar}] {done}/{self.total} {self.unit}, {elapsed:.0f} s elapsed, ETA {eta:.0f} s"
         )
         if done >= self.total:
             self.stream.write("\n")

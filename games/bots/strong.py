@@ -8,7 +8,11 @@ Every decision starts from the heuristic (basic.py) in a stronger style: it
 reads "no pair" from the next player's discards and passes, weighs feeding
 the pile three times as much as `basic` (measured better than twice; four
 times was no better), and freezes a large pile with a wild card rather than
-hand it over; a few variants play a milder style (`VARIANT_STYLES`). When a
+hand it over; a few variants play a milder style (`VARIANT_STYLES`). How
+likely a discard lets the next player take the pile comes from the learned
+belief (belief.py, data/belief.json: +51 points a hand over the heuristic's
+formula in duplicate classic, docs/bots.md) where the committed model covers
+the variant. When a
 decision swings the whole hand (it can go out: go out or play on; the stock
 is empty: take the pile or end the hand), it deals the hidden cards up to K
 times consistently with its view and memory (sampling.py; hands that keep
@@ -34,6 +38,7 @@ from games.engine import EngineError, Table, apply, find_going_out, legal_action
 
 from .analysis import legal_discards
 from .basic import BASIC_STYLE, BasicPolicy, Style, discard_costs, pickup_preference
+from .belief import Belief, load_belief
 from .memory import BotMemory
 from .sampling import Bias, NoConsistentDeal, Sampler
 
@@ -70,21 +75,34 @@ def strong_style(variant: str, players: int = 4) -> Style:
     return VARIANT_STYLES.get(f"{variant}-{players}", VARIANT_STYLES.get(variant, STRONG_STYLE))
 
 
+_COMMITTED = object()  # StrongBot(belief=...) default: the committed model (data/belief.json)
+
+
 class StrongBot:
     name = "strong"
 
-    def __init__(self, budget: Budget | None = None, style: Style | None = None) -> None:
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        style: Style | None = None,
+        belief: Belief | object | None = _COMMITTED,
+    ) -> None:
         self.budget = budget or Budget()
         self.style = style  # None: each variant's own style (`strong_style`)
+        # The learned danger of a discard (belief.py); None plays the heuristic's formula.
+        self.belief: Belief | None = load_belief() if belief is _COMMITTED else belief  # type: ignore[assignment]
         self.policy = BasicPolicy(style or STRONG_STYLE)  # the policy of the current view
         self.opponent_policy = BasicPolicy(BASIC_STYLE)
 
     def choose(self, view: dict[str, Any], memory: BotMemory | None, rng: random.Random) -> Action:
         if view.get("turn") != view.get("seat") or view.get("phase") == "over":
             raise ValueError("it is not this seat's turn")
-        style = self.style or strong_style(str(view.get("variant")), int(view["players"]))
-        if style != self.policy.style:
-            self.policy = BasicPolicy(style)
+        variant = str(view.get("variant"))
+        style = self.style or strong_style(variant, int(view["players"]))
+        belief = self.belief if self.belief is not None and self.belief.covers(variant) else None
+        danger = belief.danger if belief is not None else None
+        if style != self.policy.style or danger != self.policy.danger:
+            self.policy = BasicPolicy(style, danger)
         if memory is not None:
             memory.sync(view)
         sampler = Sampler(view, memory)
@@ -130,7 +148,7 @@ class StrongBot:
         options = legal_discards(t)
         if len(t.hands[t.turn]) < 2 or not options:
             return []
-        costs = discard_costs(t, t.turn, options, memory, self.policy.style)
+        costs = discard_costs(t, t.turn, options, memory, self.policy.style, self.policy.danger)
         return [{"type": "discard", "card": min(options, key=lambda c: (costs[c], c))}]
 
     # --- look-ahead ---------------------------------------------------------------------
