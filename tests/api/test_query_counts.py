@@ -126,3 +126,30 @@ def test_query_counts_do_not_grow_with_the_game(clients, game):
 
     assert late_reads == early_reads
     assert late_move == early_move
+
+
+def test_a_moves_answer_still_shows_an_absence(clients, users, game):
+    """The seats are loaded knowing whether anyone may be absent (no absences query when
+    nobody is): when someone is, the answer shows it, at the cost of that one query."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from notifications.models import Absence
+
+    starts = timezone.now() + timedelta(days=1)
+    Absence.objects.create(user=users["bob"], starts_at=starts, ends_at=starts + timedelta(days=2))
+    table = current_table(game)
+    client = clients[NAME_AT[table.turn]]
+    version = client.get(url(game)).json()["version"]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            url(game, "actions"),
+            {"actions": [{"type": "draw"}], "expected_version": version},
+            format="json",
+        )
+    assert response.status_code == 200, response.content
+    absent = {seat["username"]: seat["absent"] for seat in response.json()["seats"]}
+    assert absent["bob"] and absent["alice"] == [] and absent["carol"] == []
+    counted = [q for q in queries.captured_queries if not q["sql"].upper().startswith(CONTROL)]
+    assert len(counted) == MOVE_QUERIES["keep"] + 1
