@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games.access import may_view, seat_of
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
+from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run
 from games.services.errors import ErrorKind, GameError, not_found
-from games.services.notify import SEAT_USER_RELATED, seat_annotations
+from games.services.notify import ABSENCE_ENDS_FIELD, SEAT_USER_RELATED, seat_annotations
 
 
 def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
@@ -29,16 +30,14 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
     about that user (games.services.notify.SEAT_USER_RELATED, seat_annotations). Only a game
     without seats (never seen once created) takes a second query.
     """
-    related = ["user", *SEAT_USER_RELATED, "game", "game__created_by"]
-    if with_state:
-        related.append("game__state")
-    # of=("game",): lock the game row only, not the seats nor the users joined for reading.
-    seats = list(
-        Seat.objects.select_for_update(of=("game",))
-        .select_related(*related)
-        .annotate(**seat_annotations(now=timezone.now()))
-        .filter(game_id=game_id)
-        .order_by(*Seat._meta.ordering)
+    seats = compiled_run(
+        shape=f"game_lock:{with_state}",
+        model=Seat,
+        build=lambda: _seats_locked(with_state=with_state),
+        values={
+            "game": (SENTINEL_ID, game_id, Game._meta.pk),
+            "now": (SENTINEL_NOW, timezone.now(), ABSENCE_ENDS_FIELD),
+        },
     )
     if not seats:
         return _game_lock_without_seats(game_id=game_id, with_state=with_state)
@@ -50,6 +49,21 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
     prefetched._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
     return game
+
+
+def _seats_locked(*, with_state: bool) -> QuerySet[Seat]:
+    """game_lock's statement, with sentinels for its parameters (games.services.compiled)."""
+    related = ["user", *SEAT_USER_RELATED, "game", "game__created_by"]
+    if with_state:
+        related.append("game__state")
+    # of=("game",): lock the game row only, not the seats nor the users joined for reading.
+    return (
+        Seat.objects.select_for_update(of=("game",))
+        .select_related(*related)
+        .annotate(**seat_annotations(now=SENTINEL_NOW))
+        .filter(game_id=SENTINEL_ID)
+        .order_by(*Seat._meta.ordering)
+    )
 
 
 def _game_lock_without_seats(*, game_id: UUID | str, with_state: bool) -> Game:

@@ -25,6 +25,10 @@ from notifications.models import Absence
 SEAT_USER_RELATED = ("user__notification_preference", "user__mail_player")
 
 
+# The column seat_annotations compares ``now`` with (games.services.compiled prepares it).
+ABSENCE_ENDS_FIELD = Absence._meta.get_field("ends_at")
+
+
 def seat_annotations(*, now: datetime) -> dict[str, Any]:
     """`may_be_absent` on each seat row: whether its user has an absence ending after ``now``.
     False for every seat spares the answer its absences query (api.presenters.absences_for)."""
