@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.db import transaction
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -48,7 +49,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     """Run ``handler`` once per (user, Idempotency-Key); later calls get its first response.
 
     Errors are responses too (a 409 or 422 is replayed like a 200), except server errors: a
-    request that failed unexpectedly releases its key so that the retry runs it again.
+    request that failed unexpectedly keeps no claim, so that the retry runs it again.
     """
 
     @wraps(handler)
@@ -62,17 +63,18 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                 "invalid_request",
                 f"{HEADER} must be 1 to 255 characters.",
             )
-        claim = idempotency_claim(user=request.user, key=key, fingerprint=_fingerprint(request))
-        record = claim.record
-        if claim.replay:
-            return _replayed(record)
-        try:
-            return _first_response(handler, record, view, request, *args, **kwargs)
-        except BaseException:
-            # Whatever failed (the view, the rendering, storing the answer), the key must not
-            # stay claimed: a retry would get 409 request_in_progress for a minute.
-            idempotency_release(record=record)
-            raise
+        fingerprint = _fingerprint(request)
+        # One transaction for the claim, the request's own work and the stored answer
+        # (docs/move-path-speed.md): the view's transaction becomes a savepoint of it, and one
+        # commit makes the effect and its answer durable together. Whatever fails (the view,
+        # the rendering, storing the answer) rolls the claim back with it, so a retry runs
+        # the request again. A concurrent duplicate waits on the claim's unique key until this
+        # commits (PostgreSQL; SQLite has one writer) and then gets the stored answer.
+        with transaction.atomic():
+            claim = idempotency_claim(user=request.user, key=key, fingerprint=fingerprint)
+            if claim.replay:
+                return _replayed(claim.record)
+            return _first_response(handler, claim.record, view, request, *args, **kwargs)
 
     return wrapper
 
@@ -92,6 +94,7 @@ def _first_response(
         # stored response is exactly what the client would have seen.
         response = view.handle_exception(exc)
     if response.status_code >= 500:
+        # Not stored: a retry runs the request again (what the view did stays, as before).
         idempotency_release(record=record)
         return response
     headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}

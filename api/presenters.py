@@ -48,19 +48,23 @@ def _state(game: Game) -> GameState | None:
 
 def absences_for(games: Iterable[Game]) -> dict[Any, list[dict[str, str | None]]]:
     """The current and coming absences of everyone seated at ``games``: one query for all of
-    them (a page of games included), none when no game is waiting for anyone."""
+    them (a page of games included), none when no game is waiting for anyone or the seats
+    were loaded knowing that nobody is absent."""
     from notifications.selectors import absences_of
 
-    user_ids = {
-        seat.user_id
+    seats = [
+        seat
         for game in games
         if game.status in _WAITING
         for seat in game.seats.all()
         if seat.user_id is not None
-    }
+    ]
     found: dict[Any, list[dict[str, str | None]]] = {}
-    if not user_ids:
+    # Seats loaded by games.services.common.game_lock say whether their user may be absent
+    # (games.services.notify.seat_annotations): none is, so there is nothing to read.
+    if all(getattr(seat, "may_be_absent", True) is False for seat in seats):
         return found
+    user_ids = {seat.user_id for seat in seats}
     for absence in absences_of(user_ids=sorted(user_ids), now=timezone.now()):
         found.setdefault(absence.user_id, []).append(
             {"starts_at": iso(absence.starts_at), "ends_at": iso(absence.ends_at)}

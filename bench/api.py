@@ -6,8 +6,13 @@ against a bare DRF endpoint measured in the same run (design.md: ratios, not abs
 
 Runs in-process (Django's test client, token auth, DEBUG off) on a fresh SQLite file unless
 BENCH_DATABASE_URL is set. Games are fast-forwarded through the service layer; only the
-measured requests go through HTTP handling. Aims: a move near move 3,000 costs at most 1.2x a
-move near move 10, and a move at most 3x the bare endpoint.
+measured requests go through HTTP handling. Every POST is what a real client sends: a fresh
+`Idempotency-Key`, players with email addresses (so the turn email is really queued), one
+test client per player built once (a new client per request cost WhiteNoise a rescan of the
+static files each time). Prints the statements of one turn-passing move and the load average
+(the machine is shared: compare ratios of the same run). Aims (docs/move-path-speed.md): a
+move near move 3,000 costs at most 1.2x a move near move 10, and a move at most 5x the bare
+endpoint.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ def _configure() -> None:
         "BENCH_DATABASE_URL", f"sqlite:///{workdir}/bench.sqlite3"
     )
     os.environ.pop("REDIS_URL", None)
+    # Queued deliveries (one per turn email) go to files in the scratch directory, not var/.
+    os.environ.setdefault("CANASTA_VAR_DIR", workdir)
     os.environ.update(
         DJANGO_SETTINGS_MODULE="canasta_site.settings",
         DEBUG="0",  # DEBUG keeps every query in memory: not what production runs
@@ -55,6 +62,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import clear_url_caches, path  # noqa: E402
 from rest_framework.request import Request  # noqa: E402
@@ -89,7 +97,10 @@ def _install_bare_endpoint() -> None:
 def _users() -> list[Any]:
     users = []
     for name in ("north", "east", "south", "west"):
-        user = get_user_model().objects.create_user(username=name, password=None)
+        # An address, so that every turn-passing move queues its email as in production.
+        user = get_user_model().objects.create_user(
+            username=name, password=None, email=f"{name}@example.com"
+        )
         users.append(user)
     return users
 
@@ -122,14 +133,16 @@ def _forward(game: Game, to_move: int, rng: random.Random) -> Game:
     return game
 
 
-_KEYS: dict[int, str] = {}
+_CLIENTS: dict[int, Client] = {}
 
 
 def _client(user: Any) -> Client:
-    # Account keys are stored hashed: each user's is made once and kept here.
-    if user.pk not in _KEYS:
-        _KEYS[user.pk] = account_token_create(owner=user)[1]
-    return Client(HTTP_AUTHORIZATION=f"Token {_KEYS[user.pk]}")
+    # One client per player, made once: account keys are stored hashed (made once, kept here),
+    # and a new Client per request rebuilt the WSGI handler and its middleware every time.
+    if user.pk not in _CLIENTS:
+        key = account_token_create(owner=user)[1]
+        _CLIENTS[user.pk] = Client(HTTP_AUTHORIZATION=f"Token {key}")
+    return _CLIENTS[user.pk]
 
 
 def _timed(call: Callable[[], Any]) -> float:
@@ -146,21 +159,57 @@ def _gets(game: Game, user: Any, samples: int) -> list[float]:
     return [_timed(lambda: client.get(url)) for _ in range(samples)]
 
 
+_KEY_COUNTER = iter(range(1, 10**9))
+
+
+def _post(game: Game, rng: random.Random) -> Callable[[], Any]:
+    """The next move of ``game`` as a request ready to send (fresh Idempotency-Key)."""
+    user, action, version = _next(game, rng)
+    client = _client(user)
+    body = {"actions": [action], "expected_version": version}
+    key = f"bench-{next(_KEY_COUNTER)}"
+    return lambda: client.post(
+        f"/api/v1/games/{game.pk}/actions/",
+        body,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
 def _posts(games: list[Game], per_game: int, rng: random.Random) -> list[float]:
-    times = []
-    for game in games:
-        for _ in range(per_game):
-            user, action, version = _next(game, rng)
-            client = _client(user)
-            body = {"actions": [action], "expected_version": version}
-            times.append(
-                _timed(
-                    lambda c=client, g=game, b=body: c.post(
-                        f"/api/v1/games/{g.pk}/actions/", b, content_type="application/json"
-                    )
-                )
-            )
-    return times
+    return [_timed(_post(game, rng)) for game in games for _ in range(per_game)]
+
+
+class _Statements:
+    """Counts the SQL statements sent, transaction control (BEGIN, COMMIT, SAVEPOINT, RELEASE)
+    apart: DEBUG is off, so connection.queries keeps nothing."""
+
+    CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+    def __init__(self) -> None:
+        self.sql: list[str] = []
+        self.control = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if sql.lstrip().upper().startswith(self.CONTROL):
+            self.control += 1
+        else:
+            self.sql.append(sql)
+        return execute(sql, params, many, context)
+
+
+def _turn_passing_statements(game: Game, rng: random.Random) -> _Statements:
+    """The statements of the next move of ``game`` that passes the turn (a discard)."""
+    while True:
+        send = _post(game, rng)
+        table = engine.from_json(GameState.objects.get(game=game).table)
+        counter = _Statements()
+        with connection.execute_wrapper(counter):
+            response = send()
+        assert response.status_code == 200, response.content[:300]
+        after = engine.from_json(GameState.objects.get(game=game).table)
+        if after.turn != table.turn and after.hand == table.hand:
+            return counter
 
 
 def _summary(times: list[float]) -> tuple[float, float]:
@@ -181,6 +230,7 @@ def main() -> int:
     users = _users()
 
     print(f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}", flush=True)
+    print("load average (1, 5, 15 min) at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     per_game = 5
     early_games = [
         _forward(_new_game(users), args.early, rng) for _ in range(max(1, args.samples // per_game))
@@ -199,6 +249,7 @@ def main() -> int:
         f"POST action near move {args.early}": _posts(early_games, per_game, rng),
         f"POST action near move {args.late}": _posts([late_game], args.samples, rng),
     }
+    statements = _turn_passing_statements(early_games[-1], rng)
     bare_median, _ = _summary(results["bare DRF endpoint"])
     print(f"{'request':32} {'median ms':>10} {'p99 ms':>8} {'x bare':>7}")
     medians = {}
@@ -215,6 +266,16 @@ def main() -> int:
     )
     print(f"POST move {args.late} / move {args.early}: {late_over_early:.2f} (aim <= 1.2)")
     print(f"GET  move {args.late} / move {args.early}: {get_ratio:.2f}")
+    move_ratio = medians[f"POST action near move {args.early}"] / bare_median
+    print(f"POST move / bare endpoint: {move_ratio:.2f} (aim <= 5)")
+    print(
+        f"statements of a turn-passing move with an Idempotency-Key: {len(statements.sql)}"
+        f" (+{statements.control} BEGIN/COMMIT/SAVEPOINT/RELEASE; aim <= 8)"
+    )
+    if os.environ.get("BENCH_SHOW_SQL"):
+        for sql in statements.sql:
+            print("   ", sql[:160])
+    print("load average (1, 5, 15 min) at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     return 0
 
 

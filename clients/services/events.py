@@ -211,6 +211,25 @@ def events_for_moves(
 
     ``logged``: the batch's Move rows as the caller just wrote them (seq order), so they are
     not read back; ``locks``: the transaction's Locks (events_write), filled here."""
+    locks = locks if locks is not None else Locks()
+    drafts = drafts_for_moves(
+        game=game, events=events, totals=totals, move_seq=move_seq, logged=logged, locks=locks
+    )
+    return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
+
+
+def drafts_for_moves(
+    *,
+    game: Game,
+    events: Iterable[dict[str, Any]],
+    totals: list[int],
+    move_seq: int,
+    logged: Sequence[Move] | None,
+    locks: Locks,
+) -> list[Draft]:
+    """events_for_moves' events, not yet written: for a caller that writes them together with
+    others in one statement (games.services.notify.notify_batch). With ``logged``, the
+    readers are locked here (with ``locks``), as events_write requires."""
     readers = sorted({seat.user_id for seat in seats_of(game)})
     if not readers:
         return []
@@ -218,7 +237,6 @@ def events_for_moves(
         moves = _batch_moves(game, move_seq)
     else:
         # One statement locks the readers and reads the last announced seq.
-        locks = locks if locks is not None else Locks()
         hooked, announced = _lock_recipients(readers, announced_in=game)
         locks.add(readers, hooked)
         moves = _unannounced(game, logged, announced or 0, move_seq)
@@ -229,8 +247,7 @@ def events_for_moves(
             # Stored only when it is news: most batches leave the game active.
             facts["status"] = game.status
         drafts.append(Draft(None, EventKind.MOVE, facts, first_seq=moves[0].seq, readers=readers))
-    drafts += _result_drafts(events, totals, readers)
-    return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
+    return drafts + _result_drafts(events, totals, readers)
 
 
 def events_for_turn(
@@ -240,14 +257,20 @@ def events_for_turn(
 
     It stores the deadline only: the reader's view and legal actions are built from the table
     at `move_seq` when read."""
+    return events_write(
+        game=game, seq=move_seq, drafts=drafts_for_turn(game=game, table=table), locks=locks
+    )
+
+
+def drafts_for_turn(*, game: Game, table: Table) -> list[Draft]:
+    """events_for_turn's events, not yet written (see drafts_for_moves)."""
     if table.over or game.turn_seat is None:
         return []
-    drafts = [
+    return [
         Draft(seat.user_id, EventKind.YOUR_TURN, _deadline(game))
         for seat in seats_of(game)
         if seat.number == game.turn_seat and not seat.away
     ]
-    return events_write(game=game, seq=move_seq, drafts=drafts, locks=locks)
 
 
 def events_for_timeout(

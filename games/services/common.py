@@ -7,11 +7,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 
 from games.access import may_view, seat_of
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
+from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run
 from games.services.errors import ErrorKind, GameError, not_found
+from games.services.notify import ABSENCE_ENDS_FIELD, SEAT_USER_RELATED, seat_annotations
 
 
 def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
@@ -21,7 +24,49 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
     the same version queue here and the second sees the first's version bump. SQLite ignores
     FOR UPDATE but every transaction is BEGIN IMMEDIATE (settings.py), which takes the
     database's write lock up front and gives the same guarantee.
+
+    One statement (docs/move-path-speed.md): the seat rows, each joined to the game (locked),
+    its state, its creator and the seat's user with what the notifications of a move read
+    about that user (games.services.notify.SEAT_USER_RELATED, seat_annotations). Only a game
+    without seats (never seen once created) takes a second query.
     """
+    seats = compiled_run(
+        shape=f"game_lock:{with_state}",
+        model=Seat,
+        build=lambda: _seats_locked(with_state=with_state),
+        values={
+            "game": (SENTINEL_ID, game_id, Game._meta.pk),
+            "now": (SENTINEL_NOW, timezone.now(), ABSENCE_ENDS_FIELD),
+        },
+    )
+    if not seats:
+        return _game_lock_without_seats(game_id=game_id, with_state=with_state)
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game object for all, as a prefetch would give
+    prefetched = game.seats.all()
+    prefetched._result_cache = seats  # type: ignore[attr-defined]
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    return game
+
+
+def _seats_locked(*, with_state: bool) -> QuerySet[Seat]:
+    """game_lock's statement, with sentinels for its parameters (games.services.compiled)."""
+    related = ["user", *SEAT_USER_RELATED, "game", "game__created_by"]
+    if with_state:
+        related.append("game__state")
+    # of=("game",): lock the game row only, not the seats nor the users joined for reading.
+    return (
+        Seat.objects.select_for_update(of=("game",))
+        .select_related(*related)
+        .annotate(**seat_annotations(now=SENTINEL_NOW))
+        .filter(game_id=SENTINEL_ID)
+        .order_by(*Seat._meta.ordering)
+    )
+
+
+def _game_lock_without_seats(*, game_id: UUID | str, with_state: bool) -> Game:
     # of=("self",): lock the game row only, not the creator's user row joined for display.
     queryset = (
         Game.objects.select_for_update(of=("self",))

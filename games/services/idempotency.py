@@ -1,8 +1,10 @@
 """Idempotency-Key records: a retried request gets the first response, never a second effect.
 
-A record is claimed (inserted, committed at once) before the request is processed and
-completed with the response afterwards. The unique (user, key) constraint decides races: a
-concurrent duplicate finds the claim still open and is told to retry later (409).
+A record is claimed (inserted) before the request is processed and completed with the response
+afterwards, in the request's own transaction (api.idempotency). The unique (user, key)
+constraint decides races: a concurrent duplicate waits for the first to commit and then gets
+its answer; a claim still open (a record written before claims shared the request's
+transaction) tells it to retry later (409).
 """
 
 from __future__ import annotations

@@ -190,7 +190,7 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     if draw_may_end_hand(table):
         return None
     closed = pile_closed(table, table.turn)
-    if not auto_draw_wanted(user_id=seat.user_id, pile_closed=closed):
+    if not auto_draw_wanted(user_id=seat.user_id, pile_closed=closed, user=seat.user):
         return None
     outcome = engine.apply(table, table.turn, {"type": "draw"})
     pending.moves.append(

@@ -25,18 +25,41 @@ from mailplay.models import AutoDraw, MailPlayer
 # The old on/off switch, still accepted (PATCH /me/preferences/ {"auto_draw": true}, tests).
 FROM_SWITCH = {True: AutoDraw.PILE_CLOSED, False: AutoDraw.OFF}
 
+# Email modes that send no turn emails: the forced draw is for players who get them.
+DIGEST_OR_NONE = ("digest", "none")
 
-def auto_draw_wanted(*, user_id: Any, pile_closed: bool) -> bool:
-    """One query: the player plays by email, gets every turn's email, and their choice asks
-    for a draw on a turn whose pile is (``pile_closed``) or is not publicly closed."""
+
+def auto_draw_wanted(*, user_id: Any, pile_closed: bool, user: Any = None) -> bool:
+    """The player plays by email, gets every turn's email, and their choice asks for a draw
+    on a turn whose pile is (``pile_closed``) or is not publicly closed. One query, none when
+    ``user`` comes with both answers loaded (games.services.common.game_lock)."""
     if not settings.CANASTA_MAIL_AUTO_DRAW or user_id is None:
         return False
     wanted = [AutoDraw.ALWAYS, AutoDraw.PILE_CLOSED] if pile_closed else [AutoDraw.ALWAYS]
+    if user is not None and _loaded(user, "mail_player", "notification_preference"):
+        player = _cached(user, "mail_player")
+        preference = _cached(user, "notification_preference")
+        mode = preference.email_mode if preference is not None else None
+        return player is not None and player.auto_draw in wanted and mode not in DIGEST_OR_NONE
     return (
         MailPlayer.objects.filter(user_id=user_id, auto_draw__in=wanted)
-        .exclude(user__notification_preference__email_mode__in=("digest", "none"))
+        .exclude(user__notification_preference__email_mode__in=DIGEST_OR_NONE)
         .exists()
     )
+
+
+def _loaded(user: Any, *relations: str) -> bool:
+    """Whether every one of these one-to-one relations of ``user`` is loaded (None included)."""
+    model = type(user)
+    return all(
+        (descriptor := model.__dict__.get(name)) is not None and descriptor.is_cached(user)
+        for name in relations
+    )
+
+
+def _cached(user: Any, relation: str) -> Any:
+    # The loaded related row, None for "loaded: there is none" (the attribute would raise).
+    return type(user).__dict__[relation].related.get_cached_value(user)
 
 
 def _choice(value: bool | str) -> str:

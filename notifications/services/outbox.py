@@ -92,6 +92,50 @@ def outbox_enqueue(
     return row
 
 
+def outbox_row(
+    *,
+    recipient: Any,
+    kind: str,
+    payload: dict[str, Any],
+    game: Any = None,
+    move_seq: int | None = None,
+    key: str | None = None,
+) -> Outbox:
+    """An email row as outbox_enqueue would write it (its preference judged now), unsaved:
+    for outbox_write_new, which writes several in one statement."""
+    from notifications.services.preferences import email_skip_reason
+
+    skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+    return Outbox(
+        key=key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq),
+        recipient=recipient,
+        kind=kind,
+        channel=OutboxChannel.EMAIL,
+        game=game,
+        move_seq=move_seq,
+        payload=payload,
+        status=OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING,
+        last_error=skip_reason or "",
+    )
+
+
+def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
+    """Write rows whose keys cannot exist yet, in one INSERT, and deliver them after commit.
+
+    For a move's notifications (games.services.notify.notify_batch): their keys carry the
+    move's new seq (or the number of the hand it ended), written under the game's row lock,
+    so no earlier row can hold one. Without outbox_enqueue's savepoint per row: a duplicate
+    here would be a bug, and it fails the transaction instead of passing unnoticed.
+    """
+    if not rows:
+        return []
+    written = Outbox.objects.bulk_create(rows)
+    pending = [row.pk for row in written if row.status == OutboxStatus.PENDING]
+    for outbox_id in pending:
+        transaction.on_commit(lambda outbox_id=outbox_id: _schedule_delivery(outbox_id))
+    return written
+
+
 def _due(now: datetime) -> Q:
     # Pending rows whose time has come, and `sending` rows whose visibility timeout ran out:
     # their worker died (killed, lost its connection) between claiming and finishing.

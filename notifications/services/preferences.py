@@ -39,7 +39,14 @@ KINDS_BY_MODE: dict[str, frozenset[str]] = {
 
 
 def preference_of(*, user: Any) -> NotificationPreference:
-    """The user's preferences; the defaults (unsaved) for a user who never set any."""
+    """The user's preferences; the defaults (unsaved) for a user who never set any.
+
+    No query when the user was loaded with them (select_related, games.services.common.game_lock).
+    """
+    descriptor = type(user).__dict__.get("notification_preference")
+    if descriptor is not None and descriptor.is_cached(user):
+        loaded = descriptor.related.get_cached_value(user)  # None: loaded, and there is no row
+        return loaded if loaded is not None else NotificationPreference(user_id=user.pk)
     try:
         return NotificationPreference.objects.get(user_id=user.pk)
     except NotificationPreference.DoesNotExist:

@@ -1,0 +1,112 @@
+"""The move path's widest statement, compiled once per database connection.
+
+Building the SQL of the locked game with its seats (games.services.common.game_lock: seven
+tables joined, an EXISTS annotation) costs Django about ten times what running it costs
+(docs/move-path-speed.md). The statement's text never changes, only its two parameters (the
+game, the moment absences are judged at), so it is compiled once per connection and shape,
+and each call runs the same text with its own parameters and turns the rows into model
+objects exactly as a queryset would (the compiler's converters, from_db, the select_related
+populators, the annotations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+from weakref import WeakKeyDictionary
+
+from django.db import connections, router
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+
+# Stand-ins for the parameters while compiling: found again in the compiled parameters by
+# value, then replaced by each call's own.
+SENTINEL_ID = UUID(int=0x5EA7)
+SENTINEL_NOW = datetime(2000, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+
+
+@dataclass
+class Compiled:
+    sql: str
+    params: list[Any]
+    slots: dict[int, str]  # parameter index -> the name of the value that goes there
+    make: Callable[[list[tuple[Any, ...]]], list[Model]]
+
+
+_CACHE: WeakKeyDictionary[Any, dict[str, Compiled]] = WeakKeyDictionary()
+
+
+def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., list[Model]]:
+    """Rows to model objects, as django.db.models.query.ModelIterable does."""
+    select, klass_info = compiler.select, compiler.klass_info
+    annotations = dict(compiler.annotation_col_map or {})
+    model = klass_info["model"]
+    first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    init_list = [column[0].target.attname for column in select[first:last]]
+    populators = get_related_populators(klass_info, select, db)
+    fields = [column[0] for column in select[0 : compiler.col_count]]
+    converters = compiler.get_converters(fields)
+
+    def make(rows: list[tuple[Any, ...]]) -> list[Model]:
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
+        objects = []
+        for row in rows:
+            obj = model.from_db(db, init_list, row[first:last])
+            for populator in populators:
+                populator.populate(row, obj)
+            for name, position in annotations.items():
+                setattr(obj, name, row[position])
+            objects.append(obj)
+        return objects
+
+    return make
+
+
+def compiled_run(
+    *,
+    shape: str,
+    model: type[Model],
+    build: Callable[[], QuerySet[Any]],
+    values: dict[str, tuple[Any, Any, Any]],
+) -> list[Model]:
+    """Run the queryset ``build()`` makes, compiled once per connection for ``shape``.
+
+    ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW) where the
+    parameters go; ``values`` maps a name to (the sentinel, this call's value, the model field
+    whose database form both take). Must run in a transaction when the queryset locks (as
+    compiling it would require)."""
+    db = router.db_for_write(model)
+    connection = connections[db]
+    per_connection = _CACHE.setdefault(connection, {})
+    compiled = per_connection.get(shape)
+    if compiled is None:
+        queryset = build()
+        compiler = queryset.query.get_compiler(using=db)
+        sql, params = compiler.as_sql()
+        slots = {
+            index: name
+            for index, param in enumerate(params)
+            for name, (sentinel, _, field) in values.items()
+            if param == _prepared(field, sentinel, connection)
+        }
+        if sorted(set(slots.values())) != sorted(values):
+            raise RuntimeError(f"{shape}: a parameter was not found in the compiled statement")
+        compiled = Compiled(sql, list(params), slots, _maker(queryset, compiler, db))
+        per_connection[shape] = compiled
+    params = list(compiled.params)
+    for index, name in compiled.slots.items():
+        _, value, field = values[name]
+        params[index] = _prepared(field, value, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        rows = cursor.fetchall()
+    return compiled.make(rows)
+
+
+def _prepared(field: Any, value: Any, connection: Any) -> Any:
+    """``value`` as ``field`` sends it to the database (what compiling puts in the params)."""
+    return field.get_db_prep_value(field.to_python(value), connection, prepared=False)
