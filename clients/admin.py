@@ -4,8 +4,6 @@ they receive); an operator may revoke API tokens, one way only."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -13,6 +11,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import TokenProxy
 
 from clients.models import ApiToken, Webhook, WebhookDelivery
+from games.admin import ViewOnlyAdmin
 
 # DRF's authtoken admin lists account keys in clear. Account tokens are hashed ApiTokens now
 # (the authtoken table is emptied by migration clients 0003): its page goes.
@@ -20,19 +19,8 @@ if admin.site.is_registered(TokenProxy):
     admin.site.unregister(TokenProxy)
 
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Webhook)
-class WebhookAdmin(_ReadOnly):
+class WebhookAdmin(ViewOnlyAdmin):
     list_display = ("id", "owner", "url", "game", "active", "consecutive_failures", "created_at")
     list_filter = ("active",)
     search_fields = ("owner__username", "url")
@@ -54,14 +42,14 @@ class WebhookAdmin(_ReadOnly):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(_ReadOnly):
+class WebhookDeliveryAdmin(ViewOnlyAdmin):
     list_display = ("id", "webhook", "event", "attempt", "status_code", "ok", "created_at")
     list_filter = ("ok",)
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(_ReadOnly):
+class ApiTokenAdmin(ViewOnlyAdmin):
     list_display = (
         "prefix",
         "kind",

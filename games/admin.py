@@ -13,6 +13,8 @@ from games.models import Game, Hand, Move, Seat
 
 
 class ReadOnlyMixin:
+    """No add, change or delete, for model admins and inlines alike."""
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -21,6 +23,11 @@ class ReadOnlyMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ViewOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """An operator's page that changes nothing: no add, edit or delete (what a player receives
+    must not depend on an operator). The other apps' admins build on it."""
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):

@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.html import format_html
 
+from games.admin import ViewOnlyAdmin
 from notifications.models import Absence, NotificationPreference, Outbox
 
 # What an operator may read of a payload: nothing of a hand, no reply address, no free text
@@ -46,17 +46,6 @@ def public_payload(payload: dict[str, Any]) -> dict[str, Any]:
     if hidden:
         shown["(not shown)"] = hidden
     return shown
-
-
-class ViewOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Outbox)

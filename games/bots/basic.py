@@ -397,6 +397,18 @@ def pile_worth(t: Table, pile: list[Card]) -> float:
     return value
 
 
+def pile_closed_after(t: Table, seat: int, card: Card) -> bool:
+    """Whether the rules alone keep the next player from the pile after ``card``: a partner,
+    a blocking card, a side that has not melded where the variant asks it, a last card facing
+    an empty pile."""
+    nxt = next_seat(t, seat)
+    if t.side_of(nxt) == t.side_of(seat) or t.rules.is_pile_blocker(card, t.settings):
+        return True
+    if t.rules.pile_needs_side_melded and not t.melds[t.side_of(nxt)]:
+        return True
+    return len(t.hands[nxt]) == 1 and not t.discard
+
+
 def take_chance(
     t: Table,
     seat: int,
@@ -407,16 +419,12 @@ def take_chance(
 ) -> float:
     """Chance that the next player (an opponent) can take the pile after ``card`` is discarded."""
     rules = t.rules
-    nxt = next_seat(t, seat)
-    if t.side_of(nxt) == t.side_of(seat) or rules.is_pile_blocker(card, t.settings):
+    if pile_closed_after(t, seat, card):
         return 0.0
+    nxt = next_seat(t, seat)
     opp = t.side_of(nxt)
     opp_melds = t.melds[opp]
-    if rules.pile_needs_side_melded and not opp_melds:
-        return 0.0
     size = len(t.hands[nxt])
-    if size == 1 and not t.discard:
-        return 0.0
     pile_after = [*t.discard, card]
     if rules.freeze == "none":
         frozen = False

@@ -33,7 +33,7 @@ from typing import Any
 from games.engine import Table
 
 from .analysis import next_seat, p_at_least, unseen_rank_counts
-from .basic import take_chance
+from .basic import pile_closed_after, take_chance
 from .memory import BotMemory
 
 Card = str
@@ -130,16 +130,12 @@ def danger_features(
     """The features of "the next player can take the pile after ``card``", or the answer
     itself (0.0 or 1.0) when the rules settle it."""
     rules = t.rules
-    nxt = next_seat(t, seat)
-    if t.side_of(nxt) == t.side_of(seat) or rules.is_pile_blocker(card, t.settings):
+    if pile_closed_after(t, seat, card):
         return 0.0
+    nxt = next_seat(t, seat)
     opp = t.side_of(nxt)
     opp_melds = t.melds[opp]
-    if rules.pile_needs_side_melded and not opp_melds:
-        return 0.0
     size = len(t.hands[nxt])
-    if size == 1 and not t.discard:
-        return 0.0
     rank = card[0]
     pile_after = len(t.discard) + 1
     if rules.freeze == "none":

@@ -18,7 +18,6 @@ the same figures on any machine and whatever `workers` is.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from games.engine import apply, deal, event_for, get_rules, player_view, score_h
 
 from . import BOT_LEVELS, get_bot
 from .memory import BotMemory
+from .simulate import tasks_run
 
 
 @dataclass(frozen=True)
@@ -178,18 +178,7 @@ def run_duplicate(
     config.check()
     started = time.perf_counter()
     tasks = [(config, i, s) for i, s in enumerate(deal_seeds(config.seed, config.deals))]
-    results: list[DealResult] = []
-    if config.workers == 1:
-        for task in tasks:
-            results.append(_play(task))
-            if progress:
-                progress(len(results))
-    else:
-        with multiprocessing.Pool(config.workers) as pool:
-            for result in pool.imap_unordered(_play, tasks):
-                results.append(result)
-                if progress:
-                    progress(len(results))
+    results = tasks_run(_play, tasks, config.workers, progress)
     results.sort(key=lambda r: r.index)
     return DuplicateSummary(config, results, time.perf_counter() - started)
 

@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from games.engine import Match, event_for, get_rules, player_view
 
@@ -314,20 +314,36 @@ class ProgressBar:
         self.stream.flush()
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def tasks_run(
+    play: Callable[[T], R],
+    tasks: list[T],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+) -> list[R]:
+    """``play`` over ``tasks``, in this process or a pool of ``workers`` (results in the order
+    they finish); ``progress`` hears how many are done."""
+    results: list[R] = []
+    if workers == 1:
+        for task in tasks:
+            results.append(play(task))
+            if progress:
+                progress(len(results))
+        return results
+    with multiprocessing.Pool(workers) as pool:
+        for result in pool.imap_unordered(play, tasks):
+            results.append(result)
+            if progress:
+                progress(len(results))
+    return results
+
+
 def simulate(config: SimulationConfig, progress: Callable[[int], None] | None = None) -> Summary:
     config.check()
     started = time.perf_counter()
     tasks = [(config, i, s) for i, s in enumerate(match_seeds(config.seed, config.matches))]
-    results: list[MatchResult] = []
-    if config.workers == 1:
-        for task in tasks:
-            results.append(_play(task))
-            if progress:
-                progress(len(results))
-    else:
-        with multiprocessing.Pool(config.workers) as pool:
-            for result in pool.imap_unordered(_play, tasks):
-                results.append(result)
-                if progress:
-                    progress(len(results))
+    results = tasks_run(_play, tasks, config.workers, progress)
     return summarise(config, results, time.perf_counter() - started)

@@ -193,6 +193,17 @@ def _ended(exc: exceptions.APIException) -> str:
     return f"event: error\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
 
+def _next_chunk(events: list[Any], quiet: float) -> tuple[str, float]:
+    """What the stream sends after a look (the events, a keep-alive after a quiet spell, or
+    nothing) and when it last sent something."""
+    now = time.monotonic()
+    if events:
+        return "".join(_sse(event) for event in events), now
+    if now - quiet >= KEEPALIVE_SECONDS:
+        return ": keep-alive\n\n", now
+    return "", quiet
+
+
 def _stream(watch: FeedWatch, seconds: float) -> Iterator[str]:
     """The stream under a WSGI server: it waits in its thread."""
     try:
@@ -205,12 +216,9 @@ def _stream(watch: FeedWatch, seconds: float) -> Iterator[str]:
             except exceptions.APIException as exc:
                 yield _ended(exc)
                 return
-            if events:
-                yield "".join(_sse(event) for event in events)
-                quiet = time.monotonic()
-            elif time.monotonic() - quiet >= KEEPALIVE_SECONDS:
-                yield ": keep-alive\n\n"
-                quiet = time.monotonic()
+            chunk, quiet = _next_chunk(events, quiet)
+            if chunk:
+                yield chunk
             time.sleep(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
     finally:
         watch.close()
@@ -228,12 +236,9 @@ async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
             except exceptions.APIException as exc:
                 yield _ended(exc)
                 return
-            if events:
-                yield "".join(_sse(event) for event in events)
-                quiet = time.monotonic()
-            elif time.monotonic() - quiet >= KEEPALIVE_SECONDS:
-                yield ": keep-alive\n\n"
-                quiet = time.monotonic()
+            chunk, quiet = _next_chunk(events, quiet)
+            if chunk:
+                yield chunk
             await _nap(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
     finally:
         # Also when the client went away (the task is cancelled): one quick Redis command.
