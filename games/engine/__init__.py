@@ -1,6 +1,7 @@
 """The Canasta rules engine: pure Python, standard library only (see docs/engine-notes.md).
 
-Formats follow ../shared/rules/table-json.md; rules follow classic.md and variants.md.
+Formats: docs/formats.md; rules: docs/rules.md and docs/variants.md; the shuffle:
+docs/fair-shuffle.md.
 """
 
 from __future__ import annotations

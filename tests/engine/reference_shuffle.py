@@ -1,6 +1,6 @@
 """Independent reference implementation of the verifiable shuffle.
 
-Written directly from ``shared/rules/fair-shuffle.md`` (seed, commitment,
+Written directly from ``docs/fair-shuffle.md`` (seed, commitment,
 HMAC-SHA256 counter stream, rejection sampling, Fisher-Yates from the end)
 and the deck sizes in ``classic.md`` section 2 and ``variants.md``.
 

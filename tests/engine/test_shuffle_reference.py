@@ -1,6 +1,6 @@
 """The engine's verifiable shuffle against an independent reference.
 
-``reference_shuffle`` is written straight from ``shared/rules/fair-shuffle.md``
+``reference_shuffle`` is written straight from ``docs/fair-shuffle.md``
 and imports nothing of ours; ``shuffle_vectors.json`` are the published
 reference vectors. The engine is exercised through its command line,
 ``python -m games.engine.shuffle SEED --variant V`` run from the repository root.
