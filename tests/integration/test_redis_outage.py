@@ -203,7 +203,12 @@ def test_with_redis_killed_moves_pages_and_health_answer_and_mail_waits_for_the_
         processes.beat()
         processes.ready()
         wait_until(
-            lambda: not Outbox.objects.filter(status=OutboxStatus.PENDING).exists(),
+            # Sent, not merely claimed: a row being sent is `sending` until its mail is out.
+            lambda: (
+                not Outbox.objects.filter(
+                    status__in=[OutboxStatus.PENDING, OutboxStatus.SENDING]
+                ).exists()
+            ),
             timeout=90,
             what="the sweep to send the waiting emails",
         )
