@@ -19,19 +19,6 @@ class ReplyTokenAdmin(ViewOnlyAdmin):
     # The token is a credential: shown nowhere, not even to operators. What it is bound to
     # (hand, last move, turn) is read-only: an operator may revoke an address, never move it
     # to another turn.
-    list_display = [
-        "id",
-        "game",
-        "user",
-        "seat_number",
-        "hand",
-        "issued_seq",
-        "on_turn",
-        "created_at",
-        "revoked_at",
-        "last_used_at",
-    ]
-    list_filter = ["revoked_at"]
     fields = [
         "game",
         "user",
@@ -43,6 +30,8 @@ class ReplyTokenAdmin(ViewOnlyAdmin):
         "revoked_at",
         "last_used_at",
     ]
+    list_display = ["id", *fields]
+    list_filter = ["revoked_at"]
     readonly_fields = fields
     actions = ["revoke"]
 
