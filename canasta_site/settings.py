@@ -229,7 +229,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "clients.passwords.RevokeAccountTokens"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# What the service speaks (notifications.models.Language holds the same codes). Catalogues
+# live in each app's locale/ directory.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("is", "Íslenska")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -95,8 +95,16 @@ class EmailMode(models.TextChoices):
     NONE = "none", "no email"
 
 
+class Language(models.TextChoices):
+    """The languages the service speaks (settings.LANGUAGES holds the same codes)."""
+
+    ENGLISH = "en", "English"
+    GERMAN = "de", "Deutsch"
+    ICELANDIC = "is", "Íslenska"
+
+
 class NotificationPreference(models.Model):
-    """A user's email preferences; a user without a row gets the defaults."""
+    """A user's preferences (email, language, time zone); a user without a row gets the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -109,6 +117,11 @@ class NotificationPreference(models.Model):
     )
     digest_hour = models.PositiveSmallIntegerField(default=7, help_text="UTC hour, 0-23")
     last_digest_at = models.DateTimeField(null=True, blank=True)
+    # The language of everything the service writes to this user (pages, emails, API
+    # messages) and the extra command language its emails accept besides English.
+    language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH)
+    # An IANA zone name ("Europe/Berlin"): dates and times are shown in it.
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     class Meta:
         constraints = [

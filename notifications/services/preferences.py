@@ -53,6 +53,16 @@ def preference_of(*, user: Any) -> NotificationPreference:
         return NotificationPreference(user_id=user.pk)
 
 
+def language_of(*, user: Any) -> str:
+    """The language code everything written to `user` is in ("en", "de" or "is")."""
+    return preference_of(user=user).language
+
+
+def time_zone_of(*, user: Any) -> str:
+    """The IANA time zone `user` reads dates and times in."""
+    return preference_of(user=user).time_zone
+
+
 def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
     """Why `recipient` gets no email of `kind` now, or None when it should be sent."""
     if not getattr(recipient, "email", ""):
