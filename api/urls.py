@@ -33,5 +33,5 @@ urlpatterns = [
     path("me/absences/", AbsencesView.as_view(), name="me-absences"),
     path("me/absences/<int:absence_id>/", AbsenceView.as_view(), name="me-absence"),
     # Event feed, webhooks and personal tokens (clients/).
-    path("", include("clients.api.urls")),
+    path("", include("api.clients.urls")),
 ]

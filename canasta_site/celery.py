@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canasta_site.settings")
 
@@ -35,8 +36,6 @@ def _module_exists(name: str) -> bool:
 
 
 def beat_schedule() -> dict[str, dict[str, Any]]:
-    from django.conf import settings
-
     schedule: dict[str, dict[str, Any]] = {
         "sweep-outbox": {
             "task": "notifications.tasks.sweep_outbox",

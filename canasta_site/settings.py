@@ -289,7 +289,7 @@ REST_FRAMEWORK = {
         # Requests without credentials, per client address.
         "api.throttles.AnonRateThrottle",
         # Per user and scope (read: safe methods, play: the rest).
-        "clients.throttles.ScopeRateThrottle",
+        "api.clients.throttles.ScopeRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON_RATE", "120/min"),

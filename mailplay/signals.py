@@ -6,12 +6,11 @@ from typing import Any
 
 from anymail.signals import inbound
 
+from mailplay.services.inbound import process_message
 from mailplay.views import InboundWebhookView
 
 
 def on_inbound(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
-    from mailplay.services.inbound import process_message
-
     message = event.message
     process_message(
         message.as_bytes(),

@@ -12,6 +12,7 @@ import threading
 from typing import Literal
 
 import redis
+from celery import current_app as celery_app
 from django.conf import settings
 from django.core.cache import caches
 from django.db import DatabaseError, connection
@@ -21,8 +22,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
-
-from canasta_site.celery import app as celery_app
 
 State = Literal["ok", "unavailable"]
 # A component probe gives up after this long (a load balancer's probe timeout is a few seconds).
@@ -92,7 +91,8 @@ def broker_state() -> State:
         if url.startswith(("redis://", "rediss://", "unix://")):
             _redis_broker_client(url).ping()
         else:
-            # Another transport (the filesystem queue in development): kombu connects.
+            # Another transport (the filesystem queue in development): kombu connects. The
+            # current app is the project's (canasta_site/celery.py, loaded with the settings).
             with celery_app.connection_for_write() as conn:
                 conn.ensure_connection(max_retries=1, interval_start=0, timeout=1)
     except Exception:  # whatever the transport raises, it is not reachable

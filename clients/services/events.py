@@ -111,7 +111,7 @@ class Locks:
 
     A move writes its `move` events and then `your_turn` for a subset of the same people: the
     second write reuses the first one's lock instead of taking it again. Create one per
-    transaction (games.services.moves.commit_batch does); never keep it past the commit.
+    transaction (games.services.moves.batch_commit does); never keep it past the commit.
     """
 
     def __init__(self) -> None:

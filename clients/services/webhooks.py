@@ -29,6 +29,7 @@ from django.utils import timezone
 from clients.models import EventKind, Webhook
 from clients.selectors import last_event_id
 from clients.services.netguard import UnsafeUrl, check_url
+from games.selectors import game_visible_to
 from games.services.errors import ErrorKind, GameError
 
 logger = logging.getLogger(__name__)
@@ -84,8 +85,6 @@ def webhook_create(
     game_id: UUID | str | None = None,
 ) -> tuple[Webhook, str]:
     """Register a hook; returns it and its secret (shown to the owner this once)."""
-    from games.selectors import game_visible_to
-
     if Webhook.objects.filter(owner=owner).count() >= settings.CANASTA_WEBHOOKS_PER_USER:
         raise _invalid(
             "too_many_webhooks",

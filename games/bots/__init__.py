@@ -12,7 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from .basic import BasicBot
 from .memory import BotMemory
+from .random_bot import RandomBot
+from .strong import StrongBot
 
 BOT_LEVELS = ("random", "basic", "strong")
 
@@ -29,16 +32,10 @@ class Bot(Protocol):
 
 def get_bot(level: str) -> Bot:
     if level == "random":
-        from .random_bot import RandomBot
-
         return RandomBot()
     if level == "basic":
-        from .basic import BasicBot
-
         return BasicBot()
     if level == "strong":
-        from .strong import StrongBot
-
         return StrongBot()
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}")
 

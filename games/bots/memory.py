@@ -20,6 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .views import hand_number
+
 Card = str
 _NATURAL = "AKQJT98765" + "4"
 
@@ -74,8 +76,6 @@ class BotMemory:
 
     def sync(self, view: dict[str, Any]) -> None:
         """Line the memory up with the seat's view at the start of a decision."""
-        from .views import hand_number
-
         number = hand_number(view)
         if number != self.hand:
             self.reset(number)  # created mid-match, or a hand_over was missed

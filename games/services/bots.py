@@ -16,32 +16,18 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from games import engine
 from games.bots import BotMemory, get_bot
 from games.models import Actor, Game, GameState, Move, Seat, SeatKind
 from games.services.errors import GameError
+from games.services.moves import moves_submit_for_seat
 
 log = logging.getLogger(__name__)
 
 # A turn is at most draw, a few melds and a discard; the cap stops a confused bot.
 MAX_ACTIONS_PER_TURN = 30
-
-
-def schedule_bot_turn(*, game_id: UUID | str, version: int) -> None:
-    """Ask a worker to play the bot's turn once this transaction has committed."""
-
-    def enqueue() -> None:
-        from games.tasks import play_bot_turn
-
-        try:
-            play_bot_turn.delay(str(game_id), version)
-        except Exception:  # the broker is down: the bot sweep (games.tasks) catches up
-            log.warning("could not queue the bot turn of game %s; the sweep will", game_id)
-
-    transaction.on_commit(enqueue)
 
 
 def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
@@ -84,8 +70,6 @@ def _plan_turn(
 
 def bot_take_turn(*, game_id: UUID | str) -> bool:
     """Play the current turn if a bot holds it; True if a turn was played."""
-    from games.services.moves import moves_submit_for_seat
-
     game = Game.objects.filter(pk=game_id, status="active", bot_turn=True).first()
     if game is None:
         return False

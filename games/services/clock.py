@@ -1,4 +1,4 @@
-"""The turn clock: deadline and reminder of the seat to act (issue: background work).
+"""The turn clock: deadline and reminder of the seat to act.
 
 The deadline is an indexed column swept by Celery beat (games/tasks.py), never a Celery
 countdown (design.md, "Time, without long Celery countdowns"). Running time stops on
@@ -10,8 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.db import transaction
 
+from games import hooks
 from games.models import Game, Seat
+from games.services.common import game_lock
 from games.timecontrol import deadline_after
 
 
@@ -30,8 +33,6 @@ def clock_restart(*, game: Game, now: datetime) -> None:
 
 def clock_update(*, game: Game) -> None:
     """Recompute deadline, reminder and bot flag from turn_started_at (absences may change)."""
-    from notifications.selectors import absence_intervals
-
     seat = _turn_seat(game)
     game.bot_turn = bool(seat is not None and seat.played_by_bot and game.turn_seat is not None)
     start = game.turn_started_at
@@ -40,7 +41,7 @@ def clock_update(*, game: Game) -> None:
         game.deadline = None
         game.reminder_at = None
         return
-    absences = absence_intervals(user=seat.user, after=start) if seat.user_id else []
+    absences = hooks.absence_intervals(user=seat.user, after=start) if seat.user_id else []
     pause = {"weekend_pause": game.weekend_pause, "absences": absences}
     game.deadline = deadline_after(start, game.turn_seconds, **pause)
     fraction = settings.CANASTA_REMINDER_FRACTION
@@ -57,10 +58,6 @@ def clock_refresh_for_user(*, user: object) -> int:
     players' absences, and an unchanged version would let clients keep a stale copy (ETag,
     If-None-Match). Returns the number of deadlines recomputed.
     """
-    from django.db import transaction
-
-    from games.services.common import game_lock
-
     updated = 0
     seated = (
         Game.objects.filter(status__in=("open", "active"), seats__user=user)

@@ -11,10 +11,13 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games.access import may_view, seat_of
+from games.hooks import seat_annotations, seat_related
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
 from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run
 from games.services.errors import ErrorKind, GameError, not_found
-from games.services.notify import ABSENCE_ENDS_FIELD, SEAT_USER_RELATED, seat_annotations
+
+# The database form of the moment the seat annotations are judged at (any DateTimeField's).
+MOMENT_FIELD = Game._meta.get_field("deadline")
 
 
 def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
@@ -27,7 +30,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
 
     One statement (docs/move-path-speed.md): the seat rows, each joined to the game (locked),
     its state, its creator and the seat's user with what the notifications of a move read
-    about that user (games.services.notify.SEAT_USER_RELATED, seat_annotations). Only a game
+    about that user (games.hooks.seat_read_register: the apps above register it). Only a game
     without seats (never seen once created) takes a second query.
     """
     seats = compiled_run(
@@ -36,7 +39,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
         build=lambda: _seats_locked(with_state=with_state),
         values={
             "game": (SENTINEL_ID, game_id, Game._meta.pk),
-            "now": (SENTINEL_NOW, timezone.now(), ABSENCE_ENDS_FIELD),
+            "now": (SENTINEL_NOW, timezone.now(), MOMENT_FIELD),
         },
     )
     if not seats:
@@ -53,7 +56,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
 
 def _seats_locked(*, with_state: bool) -> QuerySet[Seat]:
     """game_lock's statement, with sentinels for its parameters (games.services.compiled)."""
-    related = ["user", *SEAT_USER_RELATED, "game", "game__created_by"]
+    related = ["user", *seat_related(), "game", "game__created_by"]
     if with_state:
         related.append("game__state")
     # of=("game",): lock the game row only, not the seats nor the users joined for reading.

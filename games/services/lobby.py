@@ -26,9 +26,10 @@ from games.models import (
     SeatStatus,
     TimeoutPolicy,
 )
-from games.services.bots import schedule_bot_turn
+from games.selectors import game_with_seats
 from games.services.clock import clock_restart
 from games.services.common import game_lock, game_mark_over
+from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.hands import hand_deal, hand_finish
 from games.services.moves import auto_draw_first_turn
@@ -249,7 +250,7 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     clock_restart(game=game, now=now)
     notify_turn(game=game, table=table, move_seq=game.last_seq, auto_drew=auto_drew)
     if game.bot_turn:
-        schedule_bot_turn(game_id=game.pk, version=game.version + 1)
+        bot_turn_enqueue(game_id=game.pk, version=game.version + 1)
 
 
 @transaction.atomic
@@ -286,6 +287,4 @@ def game_abort(*, game_id: UUID | str, user: Any) -> Game:
 
 
 def _reloaded(game_id: UUID) -> Game:
-    from games.selectors import game_with_seats
-
     return game_with_seats(game_id=game_id)

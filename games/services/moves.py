@@ -23,12 +23,11 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, hooks
 from games.engine import Table
 from games.engine.actions import Action, Draw
 from games.engine.public import draw_may_end_hand, pile_closed
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
-from games.services.bots import schedule_bot_turn
 from games.services.clock import clock_restart, clock_update
 from games.services.common import (
     game_lock,
@@ -37,9 +36,11 @@ from games.services.common import (
     require_player,
     require_version,
 )
+from games.services.endings import match_concede, side_of
+from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError
 from games.services.hands import deal_event, hand_deal, hand_finish
-from games.services.notify import notify_batch, notify_events
+from games.services.notify import notify_batch
 
 # More actions than any turn can need: a longer batch is a mistake, not a long turn.
 MAX_BATCH = 50
@@ -171,15 +172,14 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     """The forced draw of play by email: the drawn cards, or None when nothing was drawn.
 
     When the batch leaves a human at the start of a turn and that player plays by email and
-    asks for it (mailplay.services.autodraw: always, or when the pile is publicly closed),
+    asks for it (games.hooks.auto_draw_wanted, answered by mail play: always, or when the
+    pile is publicly closed),
     the service draws for them as a logged system move, in this transaction, so their turn
     email already shows the drawn card and a whole turn takes one reply. Whether it draws is
     seen by everyone, so it rests only on public facts (games.engine.public) and the player's
     standing choice, never on their hand (docs/fair-play.md). At most one draw per batch,
     never for a bot, never a draw that could end the hand (judged from the stock's size).
     """
-    from mailplay.services.autodraw import auto_draw_wanted
-
     table = pending.table
     if table.over or table.phase != "draw":
         return None
@@ -190,7 +190,7 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
     if draw_may_end_hand(table):
         return None
     closed = pile_closed(table, table.turn)
-    if not auto_draw_wanted(user_id=seat.user_id, pile_closed=closed, user=seat.user):
+    if not hooks.auto_draw_wanted(user_id=seat.user_id, pile_closed=closed, user=seat.user):
         return None
     outcome = engine.apply(table, table.turn, {"type": "draw"})
     pending.moves.append(
@@ -270,7 +270,7 @@ def moves_submit_with_table(
             # the rest of this turn runs on the player's clock, not the bot's.
             seat_release_bot(seat=seat)
             clock_update(game=game)
-        table, refusal = commit_batch_keeping_draws(
+        table, refusal = batch_commit_keeping_draws(
             game=game, seat=seat, actions=actions, actor=actor
         )
     if refusal is not None:
@@ -294,7 +294,7 @@ def moves_submit_for_seat(
         if expected_version is not None:
             require_version(game, expected_version)
         seat = next(s for s in game.seats.all() if s.number == seat_number)
-        _, refusal = commit_batch_keeping_draws(game=game, seat=seat, actions=actions, actor=actor)
+        _, refusal = batch_commit_keeping_draws(game=game, seat=seat, actions=actions, actor=actor)
     if refusal is not None:
         raise refusal  # after the commit: the draw stands
     return game
@@ -316,12 +316,12 @@ def seat_release_bot(*, seat: Seat) -> None:
     seat.save(update_fields=["away", "bot_level", "timeouts_in_a_row"])
 
 
-def commit_batch(
+def batch_commit(
     *, game: Game, seat: Seat, actions: Sequence[Any], actor: str, now: datetime | None = None
 ) -> Table:
-    """commit_batch_keeping_draws for a batch planned on the whole table (a timeout's): any
+    """batch_commit_keeping_draws for a batch planned on the whole table (a timeout's): any
     refusal is raised in the caller's transaction, which then keeps nothing."""
-    table, refusal = commit_batch_keeping_draws(
+    table, refusal = batch_commit_keeping_draws(
         game=game, seat=seat, actions=actions, actor=actor, now=now
     )
     if refusal is not None:
@@ -329,7 +329,7 @@ def commit_batch(
     return table
 
 
-def commit_batch_keeping_draws(
+def batch_commit_keeping_draws(
     *, game: Game, seat: Seat, actions: Sequence[Any], actor: str, now: datetime | None = None
 ) -> tuple[Table, GameError | None]:
     """Apply, log, snapshot, restart the clock and write the notifications, in the caller's
@@ -370,18 +370,10 @@ def commit_batch_keeping_draws(
         auto_drew=auto_drew,
     )
     if game.bot_turn:
-        schedule_bot_turn(game_id=game.pk, version=game.version)
+        bot_turn_enqueue(game_id=game.pk, version=game.version)
     if pending.refusal is not None:
         pending.refusal.details["version"] = game.version  # the game as the draw left it
     return pending.table, pending.refusal
-
-
-def _resign_winner(totals: list[int], loser: int) -> int | None:
-    """The other side with the best match total; None if that is a tie (3-side tables)."""
-    others = [side for side in range(len(totals)) if side != loser]
-    best = max(totals[side] for side in others)
-    leaders = [side for side in others if totals[side] == best]
-    return leaders[0] if len(leaders) == 1 else None
 
 
 def game_resign(*, game_id: UUID | str, user: Any, actor: str = Actor.PLAYER) -> Game:
@@ -390,29 +382,13 @@ def game_resign(*, game_id: UUID | str, user: Any, actor: str = Actor.PLAYER) ->
         game = game_lock(game_id=game_id)
         seat = require_player(game, user)
         require_active(game)
-        state = game.state
-        table = engine.from_json(state.table)
-        loser = seat.number % game.sides  # type: ignore[operator]
-        winner = _resign_winner(list(state.totals), loser)
-        now = timezone.now()
-        events: list[dict[str, Any]] = [{"type": "resign", "seat": seat.number, "side": loser}]
-        events.append(
-            hand_finish(game=game, number=table.hand, now=now, end_reason=EndReason.RESIGNED)
-        )
-        events.append({"type": "match_over", "reason": "resigned", "winner": winner})
-        Move.objects.create(
+        match_concede(
             game=game,
-            seq=game.last_seq + 1,
-            hand=table.hand,
-            seat=seat.number,
-            actor=actor,
+            seat=seat,
+            opening={"type": "resign", "seat": seat.number, "side": side_of(game, seat)},
             action={"type": "resign"},
-            events=events,
-            created_at=now,
+            actor=actor,
+            reason=EndReason.RESIGNED,
+            now=timezone.now(),
         )
-        game_mark_over(game=game, reason=EndReason.RESIGNED, winner_side=winner, now=now)
-        game.last_seq += 1
-        game.version += 1
-        game.save()
-        notify_events(game=game, events=events, totals=list(state.totals), move_seq=game.last_seq)
         return game

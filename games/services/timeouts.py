@@ -20,10 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import Actor, EndReason, Game, Move, Seat, TimeoutPolicy
-from games.services.common import game_lock, game_mark_over
-from games.services.hands import hand_finish
-from games.services.notify import notify_events, notify_timeout
+from games.bots.basic import BasicPolicy
+from games.bots.sampling import Sampler
+from games.models import Actor, EndReason, Game, TimeoutPolicy
+from games.services.common import game_lock
+from games.services.endings import match_concede
+from games.services.moves import batch_commit
+from games.services.notify import notify_reminder, notify_timeout
 
 SWEEP_BATCH = 200
 
@@ -50,9 +53,6 @@ def autoplay_actions(table: engine.Table, seat: int) -> list[dict[str, Any]]:
 
     The discard is the basic bot's, chosen from the seat's player view only.
     """
-    from games.bots.basic import BasicPolicy
-    from games.bots.sampling import Sampler
-
     actions: list[dict[str, Any]] = []
     if table.phase == "draw":
         legal = engine.legal_actions(table, seat)
@@ -83,8 +83,6 @@ def autoplay_actions(table: engine.Table, seat: int) -> list[dict[str, Any]]:
 
 def timeout_apply(*, game_id: UUID | str, now: datetime | None = None) -> bool:
     """Apply the timeout of a game whose deadline has passed; False if nothing was due."""
-    from games.services.moves import commit_batch
-
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
@@ -101,10 +99,19 @@ def timeout_apply(*, game_id: UUID | str, now: datetime | None = None) -> bool:
             fields += ["away", "bot_level"]
         seat.save(update_fields=fields)
         if game.timeout_policy == TimeoutPolicy.FORFEIT:
-            _forfeit(game, seat, table, now)
+            # The side whose clock ran out loses the match (logged like a resignation).
+            match_concede(
+                game=game,
+                seat=seat,
+                opening={"type": "timeout", "seat": seat.number, "policy": "forfeit"},
+                action={"type": "timeout", "policy": "forfeit"},
+                actor=Actor.SYSTEM,
+                reason=EndReason.FORFEIT,
+                now=now,
+            )
         else:
             actions = autoplay_actions(table, seat.number or 0)
-            table = commit_batch(game=game, seat=seat, actions=actions, actor=Actor.SYSTEM, now=now)
+            table = batch_commit(game=game, seat=seat, actions=actions, actor=Actor.SYSTEM, now=now)
         notify_timeout(
             game=game,
             table=table,
@@ -115,39 +122,8 @@ def timeout_apply(*, game_id: UUID | str, now: datetime | None = None) -> bool:
         return True
 
 
-def _forfeit(game: Game, seat: Seat, table: engine.Table, now: datetime) -> None:
-    """The side whose clock ran out loses the match (logged like a resignation)."""
-    from games.services.moves import _resign_winner
-
-    state = game.state
-    loser = (seat.number or 0) % game.sides
-    winner = _resign_winner(list(state.totals), loser)
-    events: list[dict[str, Any]] = [{"type": "timeout", "seat": seat.number, "policy": "forfeit"}]
-    events.append(hand_finish(game=game, number=table.hand, now=now, end_reason="forfeit"))
-    events.append({"type": "match_over", "reason": "forfeit", "winner": winner})
-    Move.objects.create(
-        game=game,
-        seq=game.last_seq + 1,
-        hand=table.hand,
-        seat=seat.number,
-        actor=Actor.SYSTEM,
-        action={"type": "timeout", "policy": "forfeit"},
-        events=events,
-        created_at=now,
-    )
-    game_mark_over(game=game, reason=EndReason.FORFEIT, winner_side=winner, now=now)
-    game.last_seq += 1
-    game.version += 1
-    game.save()
-    notify_events(game=game, events=events, totals=list(state.totals), move_seq=game.last_seq)
-
-
 def reminder_send(*, game_id: UUID | str, now: datetime | None = None) -> bool:
     """Remind the player to move before the deadline; once per turn."""
-    from notifications.models import OutboxKind
-    from notifications.payloads import turn_payload
-    from notifications.services.outbox import outbox_enqueue
-
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
@@ -158,15 +134,7 @@ def reminder_send(*, game_id: UUID | str, now: datetime | None = None) -> bool:
         seat = next((s for s in game.seats.all() if s.number == game.turn_seat), None)
         if seat is None or seat.user_id is None or seat.played_by_bot:
             return False
-        outbox_enqueue(
-            recipient=seat.user,
-            kind=OutboxKind.REMINDER,
-            game=game,
-            move_seq=game.last_seq,
-            payload=turn_payload(
-                game=game, table=engine.from_json(game.state.table), seat=seat.number or 0
-            ),
-        )
+        notify_reminder(game=game, table=engine.from_json(game.state.table), seat=seat)
         return True
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 
+from games.hooks import SeatRead
 from games.services.errors import ErrorKind, GameError
 from mailplay.models import AutoDraw, MailPlayer
 
@@ -27,6 +28,11 @@ FROM_SWITCH = {True: AutoDraw.PILE_CLOSED, False: AutoDraw.OFF}
 
 # Email modes that send no turn emails: the forced draw is for players who get them.
 DIGEST_OR_NONE = ("digest", "none")
+
+
+# The choice auto_draw_wanted reads, joined to the seat rows of a locked game (registered in
+# mailplay/apps.py; notifications joins the email preference the same way).
+SEAT_READ = SeatRead(related=("user__mail_player",))
 
 
 def auto_draw_wanted(*, user_id: Any, pile_closed: bool, user: Any = None) -> bool:

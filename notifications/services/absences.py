@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.services.clock import clock_refresh_for_user
 from games.services.errors import ErrorKind, GameError
 from notifications.models import Absence
 
@@ -103,8 +104,6 @@ def absence_declare(*, user: Any, ends_at: datetime, starts_at: datetime | None 
 def _clocks_refresh(user: Any) -> None:
     # The deadlines of the games waiting for this player move with their absences; in the
     # same transaction, so no deadline sweep sees the absence without the later deadline.
-    from games.services.clock import clock_refresh_for_user
-
     clock_refresh_for_user(user=user)
 
 

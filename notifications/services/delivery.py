@@ -4,6 +4,8 @@ The Reply-To of an email (play by email: the player's reply address, a credentia
 stored in a payload, which also feeds the event feed, webhooks and the admin: it is asked for
 here, when the row is sent, from the row's recipient, game and kind. mailplay registers the
 hook that answers (mailplay/apps.py); without it no email has a Reply-To.
+
+email_row_send is the outbox's sender of the email channel (registered in apps.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from django.db import DatabaseError
 
 from notifications.emails import build_message
-from notifications.models import Outbox, OutboxChannel, OutboxStatus
+from notifications.models import Outbox, OutboxStatus
 from notifications.services.outbox import (
     outbox_mark_failed_attempt,
     outbox_mark_sent,
@@ -60,13 +62,8 @@ def _mark_sent(row: Outbox) -> None:
             time.sleep(0.5 * attempt)
 
 
-def send_row(row: Outbox) -> str:
-    """Deliver a row this worker has claimed; returns its new status."""
-    # Webhooks are delivered from each hook's cursor (clients/services/webhook_delivery.py),
-    # not through the outbox; a webhook row from before that has nothing to send.
-    if row.channel != OutboxChannel.EMAIL:
-        outbox_mark_skipped(row, reason=f"no delivery for channel {row.channel} yet")
-        return OutboxStatus.SKIPPED
+def email_row_send(row: Outbox) -> str:
+    """Send a claimed email row through Django's email backend; returns its new status."""
     reason = email_skip_reason(recipient=row.recipient, kind=row.kind)
     if reason:
         outbox_mark_skipped(row, reason=reason)

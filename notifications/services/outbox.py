@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from notifications.models import OPEN_STATUSES, Outbox, OutboxChannel, OutboxStatus
+from notifications.services.preferences import email_skip_reason
 
 logger = logging.getLogger(__name__)
 
@@ -32,12 +35,14 @@ def outbox_key(*, recipient: Any, kind: str, game: Any = None, move_seq: int | N
     return f"{game_part}:{seq_part}:{getattr(recipient, 'pk', recipient)}:{kind}"
 
 
-def _schedule_delivery(outbox_id: int) -> None:
-    # Imported here: tasks imports this module.
-    from notifications.tasks import deliver_outbox
+# Queued by name: notifications.tasks imports this module (apps.py imports the tasks, so
+# every process has them registered).
+DELIVER_TASK = "notifications.tasks.deliver_outbox"
 
+
+def _schedule_delivery(outbox_id: int) -> None:
     try:
-        deliver_outbox.delay(outbox_id)
+        current_app.tasks[DELIVER_TASK].delay(outbox_id)
     except Exception:
         # The broker is down or slow. The row is committed; sweep_outbox sends it later. A
         # move must never fail (or fail to answer) because of this.
@@ -59,8 +64,6 @@ def outbox_enqueue(
     Idempotent: a second call with the same key returns None and writes nothing, so a retried
     request or a repeated event never notifies twice. Returns the new row.
     """
-    from notifications.services.preferences import email_skip_reason
-
     key = key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq)
     skip_reason = None
     if channel == OutboxChannel.EMAIL:
@@ -103,8 +106,6 @@ def outbox_row(
 ) -> Outbox:
     """An email row as outbox_enqueue would write it (its preference judged now), unsaved:
     for outbox_write_new, which writes several in one statement."""
-    from notifications.services.preferences import email_skip_reason
-
     skip_reason = email_skip_reason(recipient=recipient, kind=kind)
     return Outbox(
         key=key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq),
@@ -220,14 +221,35 @@ def outbox_mark_failed_attempt(
     return status
 
 
+# channel -> the function that sends a claimed row of it and returns the row's new status.
+# Each channel's sender is registered from an app's ready() (email: notifications/apps.py).
+# Webhooks are not sent through the outbox but from each hook's cursor
+# (clients/services/webhook_delivery.py): a row of a channel without a sender is skipped.
+ChannelSender = Callable[[Outbox], str]
+_channel_senders: dict[str, ChannelSender] = {}
+
+
+def channel_sender_register(channel: str, sender: ChannelSender) -> None:
+    """One sender per channel (registering again replaces it)."""
+    _channel_senders[channel] = sender
+
+
+def outbox_row_send(row: Outbox) -> str:
+    """Deliver a row this worker has claimed through its channel's sender; returns its new
+    status."""
+    sender = _channel_senders.get(row.channel)
+    if sender is None:
+        outbox_mark_skipped(row, reason=f"no delivery for channel {row.channel} yet")
+        return OutboxStatus.SKIPPED
+    return sender(row)
+
+
 def outbox_deliver(outbox_id: int) -> str | None:
     """Claim, render and send one row; returns its new status, None if it was not ours."""
-    from notifications.services.delivery import send_row
-
     row = outbox_claim(outbox_id)
     if row is None:
         return None
-    return send_row(row)
+    return outbox_row_send(row)
 
 
 def outbox_fail_abandoned(*, now: datetime | None = None) -> int:

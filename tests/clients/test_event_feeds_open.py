@@ -13,9 +13,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from api.clients import streams
+from api.clients.views import events as events_view
 from api.errors import ApiError
-from clients.api import streams
-from clients.api.views import events as events_view
 from clients.models import ApiToken, TokenKind
 from clients.services.tokens import token_revoke
 from tests.api.helpers import code_of, error_of
@@ -66,7 +66,7 @@ def test_without_redis_the_cap_fails_open_with_a_log_line(users, settings, monke
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     monkeypatch.setattr(streams, "_client", None)
     settings.CANASTA_EVENTS_OPEN_PER_USER = 1
-    with caplog.at_level(logging.WARNING, logger="clients.api.streams"):
+    with caplog.at_level(logging.WARNING, logger="api.clients.streams"):
         slots = [streams.feed_slot_take(users["alice"].pk) for _ in range(3)]
         for slot in slots:
             streams.feed_slot_release(slot)

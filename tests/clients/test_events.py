@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
+from api.clients.views import events as events_view
 from api.presenters import move_entry as api_move_entry
 from clients import selectors
-from clients.api.views import events as events_view
 from clients.models import Event
 from clients.payloads import event_entry, move_entry
 from games.models import Move

@@ -20,8 +20,7 @@ from clients.services import webhook_delivery
 from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create, webhook_update, webhooks_sweep
 from notifications.models import Outbox, OutboxStatus
-from notifications.services.delivery import send_row
-from notifications.services.outbox import outbox_claim
+from notifications.services.outbox import outbox_claim, outbox_row_send
 from tests.api.helpers import code_of, error_of
 from tests.clients.helpers import FakeReceiver, fake_dns, token_client, whole_turn
 
@@ -265,7 +264,7 @@ def test_a_hook_is_turned_off_only_after_failures_spanning_the_threshold(
         clock.shift(3600)
         webhook_run(hook.pk)
         notice = Outbox.objects.get(channel="email", kind="webhook", recipient=alice)
-        assert send_row(outbox_claim(notice.pk)) == OutboxStatus.SENT
+        assert outbox_row_send(outbox_claim(notice.pk)) == OutboxStatus.SENT
 
     hook.refresh_from_db()
     assert not hook.active and hook.disabled_at is not None

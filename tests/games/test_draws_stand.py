@@ -11,7 +11,7 @@ from django.db import transaction
 from games import engine
 from games.models import Actor, Game, Move
 from games.services.errors import ErrorKind, GameError
-from games.services.moves import DRAW_STANDS, commit_batch, moves_submit
+from games.services.moves import DRAW_STANDS, batch_commit, moves_submit
 from tests.game_fixtures import current_table, user_at
 
 EVERY_CARD = engine.get_rules("classic").deck()
@@ -100,7 +100,7 @@ def test_a_system_batch_keeps_nothing_when_refused(game: Game) -> None:
     with pytest.raises(GameError), transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         seat = next(s for s in locked.seats.all() if s.number == before.turn)
-        commit_batch(
+        batch_commit(
             game=locked,
             seat=seat,
             actions=[{"type": "draw"}, {"type": "meld", "melds": [EVERY_CARD]}],

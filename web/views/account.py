@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -39,8 +40,6 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     user = request.user
     now = timezone.now()
     preference = preference_of(user=user)
-    from django.conf import settings
-
     context = {
         "email_form": EmailForm(instance=user),
         "preference_form": PreferenceForm(

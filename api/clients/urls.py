@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from clients.api.views.events import EventStreamView, EventsView
-from clients.api.views.tokens import TokensView, TokenView
-from clients.api.views.webhooks import (
+from api.clients.views.events import EventStreamView, EventsView
+from api.clients.views.tokens import TokensView, TokenView
+from api.clients.views.webhooks import (
     WebhookDeliveriesView,
     WebhookRotateView,
     WebhooksView,

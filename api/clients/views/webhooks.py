@@ -8,10 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.idempotency import idempotent
-from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
-from clients.api.presenters import delivery_entry, webhook_entry
-from clients.api.serializers import (
+from api.clients.presenters import delivery_entry, webhook_entry
+from api.clients.serializers import (
     DeliveriesOutSerializer,
     DeliveriesQuerySerializer,
     WebhookInSerializer,
@@ -19,6 +17,8 @@ from clients.api.serializers import (
     WebhookSecretSerializer,
     WebhookSerializer,
 )
+from api.idempotency import idempotent
+from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
 from clients.selectors import DELIVERIES_PAGE_MAX, deliveries_of, webhooks_of
 from clients.services.webhooks import (
     webhook_create,

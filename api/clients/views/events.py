@@ -7,7 +7,7 @@ stream an async iterator, both in the event loop, and each look at the feed (one
 every CANASTA_EVENTS_POLL_SECONDS) borrows a thread and a pooled connection for its query only.
 Each user may have CANASTA_EVENTS_OPEN_PER_USER of them open at once, across every process (429
 beyond), and each ends within CANASTA_EVENTS_AUTH_CHECK_SECONDS once its credentials do
-(clients/api/streams.py). Under a WSGI server (runserver, the test client) the same views wait
+(api/clients/streams.py). Under a WSGI server (runserver, the test client) the same views wait
 in their thread, as before.
 """
 
@@ -30,11 +30,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.clients.presenters import event_entry
+from api.clients.serializers import EventsOutSerializer, EventsQuerySerializer
+from api.clients.streams import FeedWatch, feed_slot_take, serves_asynchronously
 from api.errors import error_body
 from api.schema import COMMON, error
-from clients.api.presenters import event_entry
-from clients.api.serializers import EventsOutSerializer, EventsQuerySerializer
-from clients.api.streams import FeedWatch, feed_slot_take, serves_asynchronously
 from clients.models import Event
 from clients.selectors import EVENTS_PAGE_MAX, last_event_id
 

@@ -1,6 +1,6 @@
 """Input validation and the OpenAPI description of the event, webhook and token endpoints.
 
-Responses are plain dicts built in clients/api/presenters.py; these serializers describe them.
+Responses are plain dicts built in api/clients/presenters.py; these serializers describe them.
 """
 
 from __future__ import annotations

@@ -14,13 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.schema import BODY, COMMON, error
-from clients.api.presenters import token_entry
-from clients.api.serializers import (
+from api.clients.presenters import token_entry
+from api.clients.serializers import (
     ApiTokenCreatedSerializer,
     ApiTokenInSerializer,
     ApiTokensOutSerializer,
 )
+from api.schema import BODY, COMMON, error
 from clients.permissions import NotWithPersonalToken, TokenScopes
 from clients.selectors import tokens_of
 from clients.services.tokens import token_create, token_revoke

@@ -1,0 +1,154 @@
+"""The emails a change in a game causes: receivers of games.hooks, registered in apps.py.
+
+Each runs in the transaction of the change and writes outbox rows there; the outbox delivers
+them after commit (notifications.services.outbox). Payloads come from notifications.payloads,
+built from each recipient's player view only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef
+
+from games.engine import Table
+from games.hooks import MovesLogged, ReminderDue, SeatRead, TurnStarted, TurnTimedOut
+from games.models import Game, Seat
+from notifications import payloads
+from notifications.models import Absence, OutboxKind
+from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
+
+
+def _may_be_absent(now: datetime) -> dict[str, Any]:
+    """`may_be_absent` on each seat row: whether its user has an absence ending after ``now``.
+    False for every seat spares the answer its absences query (api.presenters.absences_for)."""
+    return {
+        "may_be_absent": Exists(
+            Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=now)
+        )
+    }
+
+
+# The email preference every notification checks (preferences.preference_of), and whether
+# the user may be away (the game's answer shows absences), read with the locked game.
+SEAT_READ = SeatRead(related=("user__notification_preference",), annotations=_may_be_absent)
+
+
+def _humans(game: Game) -> list[Seat]:
+    return [
+        s
+        for s in game.seats.all()
+        if s.user_id is not None and s.kind == "human" and s.number is not None
+    ]
+
+
+def _turn_rows(
+    game: Game, table: Table, move_seq: int, auto_drew: list[str] | None
+) -> list[dict[str, Any]]:
+    """your_turn for the player who must act now (not for bots or a seat a bot stands in for).
+    ``auto_drew``: the cards the service drew for the player, shown in the email."""
+    if table.over or game.turn_seat is None:
+        return []
+    to_act = [s for s in _humans(game) if s.number == game.turn_seat and not s.away]
+    rows = []
+    for seat in to_act:
+        payload = dict(payloads.turn_payload(game=game, table=table, seat=seat.number))
+        if auto_drew:
+            payload["auto_drew"] = list(auto_drew)
+        rows.append(
+            {
+                "recipient": seat.user,
+                "kind": OutboxKind.YOUR_TURN,
+                "game": game,
+                "move_seq": move_seq,
+                "payload": payload,
+            }
+        )
+    return rows
+
+
+def _result_rows(change: MovesLogged) -> list[dict[str, Any]]:
+    """hand_over and match_over for every human player."""
+    game, totals = change.game, change.totals
+    rows = []
+    for event in change.events:
+        if event.get("type") == "hand_result":
+            for seat in _humans(game):
+                rows.append(
+                    {
+                        "recipient": seat.user,
+                        "kind": OutboxKind.HAND_OVER,
+                        "game": game,
+                        "move_seq": change.move_seq,
+                        "key": f"{game.pk}:hand{event.get('hand')}:{seat.user_id}:hand_over",
+                        "payload": payloads.hand_over_payload(
+                            game=game, seat=seat.number, hand_result=event, totals=totals
+                        ),
+                    }
+                )
+        elif event.get("type") == "match_over":
+            for seat in _humans(game):
+                rows.append(
+                    {
+                        "recipient": seat.user,
+                        "kind": OutboxKind.MATCH_OVER,
+                        "game": game,
+                        "move_seq": change.move_seq,
+                        "payload": payloads.match_over_payload(
+                            game=game,
+                            seat=seat.number,
+                            totals=totals,
+                            winner_side=event.get("winner"),
+                            reason=str(event.get("reason")),
+                        ),
+                    }
+                )
+    return rows
+
+
+def on_moves_logged(change: MovesLogged) -> None:
+    rows = _result_rows(change)
+    if change.turn_table is not None:
+        rows += _turn_rows(change.game, change.turn_table, change.move_seq, change.auto_drew)
+    if change.logged is None:
+        for row in rows:
+            outbox_enqueue(**row)
+    else:
+        # A batch: its rows' keys carry the new seq, so they are new; one INSERT for all.
+        outbox_write_new([outbox_row(**row) for row in rows])
+
+
+def on_turn_started(change: TurnStarted) -> None:
+    for row in _turn_rows(change.game, change.table, change.move_seq, change.auto_drew):
+        outbox_enqueue(**row)
+
+
+def on_turn_timed_out(change: TurnTimedOut) -> None:
+    game = change.game
+    for seat in _humans(game):
+        outbox_enqueue(
+            recipient=seat.user,
+            kind=OutboxKind.TIMEOUT,
+            game=game,
+            move_seq=change.move_seq,
+            payload=payloads.timeout_payload(
+                game=game,
+                table=change.table,
+                seat=seat.number,
+                timed_out_seat=change.timed_out_seat,
+                policy=game.timeout_policy,
+                handed_to_bot=change.handed_to_bot,
+            ),
+        )
+
+
+def on_reminder_due(change: ReminderDue) -> None:
+    game = change.game
+    outbox_enqueue(
+        recipient=change.seat.user,
+        kind=OutboxKind.REMINDER,
+        game=game,
+        move_seq=game.last_seq,
+        payload=payloads.turn_payload(game=game, table=change.table, seat=change.seat.number or 0),
+    )
