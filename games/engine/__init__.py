@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     "dealer_for_hand": "dealing",
     "draw_cards": "seating",
     "event_for": "view",
-    "find_going_out": "goingout",
+    "find_going_out": "play",
     "from_json": "table",
     "get_rules": "variants",
     "is_legal": "play",

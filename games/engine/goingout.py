@@ -1,5 +1,8 @@
 """Finding a way to go out now (for "may I go out?" and for bots).
 
+The search tries its candidates with the ``apply`` it is given (play.find_going_out passes
+play.apply), so this module does not depend on the rules of a turn it checks against.
+
 Constructive: the answer is a list of actions that the engine has accepted, so
 a "yes" never leaves a player without a legal way to finish (classic.md §13).
 """
@@ -7,13 +10,17 @@ a "yes" never leaves a player without a legal way to finish (classic.md §13).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .cards import BLACK_THREES, JOKER, JOKER_MELD_KEY, Card, is_black_three, is_wild
 from .errors import EngineError
 from .melds import CANASTA_SIZE
-from .play import apply
 from .table import Table
+from .turn import Outcome
+
+# play.apply's shape: (table, seat, action) -> Outcome.
+Apply = Callable[[Table, int, dict[str, Any]], Outcome]
 
 
 def _wild_order(cards: list[Card], rules_value: Any) -> list[Card]:
@@ -87,8 +94,9 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
     return action
 
 
-def find_going_out(t: Table) -> list[dict[str, Any]] | None:
-    """Actions (a meld, then maybe a discard) with which the current player goes out now."""
+def going_out_search(t: Table, apply: Apply) -> list[dict[str, Any]] | None:
+    """Actions (a meld, then maybe a discard) with which the current player goes out now,
+    each accepted by ``apply``."""
     if t.phase != "play" or t.over:
         return None
     if not _could_go_out(t):
@@ -185,7 +193,7 @@ def _could_go_out(t: Table) -> bool:
     return have + reachable >= need
 
 
-def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Any) -> bool:
+def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Apply) -> bool:
     table = t
     try:
         for step in steps:

@@ -6,7 +6,7 @@ meld (with all naturals of its rank and 0..max wild cards), each single
 addition, a combined initial meld when one is needed, a way to go out when
 there is one, and every discard. `is_legal` answers for any action at all.
 
-Each candidate is decided by the rules directly (`_allowed`: the pile rules
+Each candidate is decided by the rules directly (`allowed`: the pile rules
 of `pile.check_pickup` and the meld rules of `laying.plan_lay`, which the move
 itself runs too), without a trial `apply` and so without copying the table.
 `trial_legal_actions` is the old enumeration, every candidate accepted by a
@@ -17,13 +17,10 @@ See docs/engine-speed.md.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
-from .actions import Pickup
 from .cards import (
     BLACK_THREE_KEY,
     BLACK_THREES,
@@ -35,13 +32,13 @@ from .cards import (
     is_wild,
 )
 from .errors import EngineError
-from .goingout import find_going_out
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
-from .pile import check_pickup_cards, check_pile_reachable, check_pile_takeable, pile_frozen
-from .play import apply, canastas, is_legal, minimum, must_take_pile
+from .pickups import allowed_pickup, best_melds, natural_groups, pickup_actions
+from .pile import check_pile_reachable, check_pile_takeable, pile_frozen
+from .play import apply, canastas, find_going_out, is_legal, minimum, must_take_pile
 from .table import Table
-from .turn import _check_in_hand, _require_phase
+from .turn import check_in_hand, require_phase
 
 ActionJSON = dict[str, Any]
 # Decides whether the seat to act may play a candidate action now.
@@ -95,7 +92,7 @@ class LegalActions:
 
 def legal_actions(t: Table, seat: int | None = None) -> LegalActions:
     """What ``seat`` (default: the seat to act) may do now."""
-    return _enumerate(t, seat, _allowed)
+    return _enumerate(t, seat, allowed)
 
 
 def trial_legal_actions(t: Table, seat: int | None = None) -> LegalActions:
@@ -113,11 +110,12 @@ def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
             legal.draw = _accepted(t, {"type": "draw"})
         else:
             legal.draw = bool(t.stock) or not must_take_pile(t, seat)
-        legal.pickups = pickup_actions(t, seat, accept=accept)
+        # The fast pickup check is pickups' own; the oracle is passed in.
+        legal.pickups = pickup_actions(t, seat, accept=None if accept is allowed else accept)
     elif t.phase == "answer":
         legal.answers = [{"type": "answer", "yes": True}, {"type": "answer", "yes": False}]
     elif t.phase == "discard":
-        legal.discards = _discards(t)
+        legal.discards = legal_discards(t)
     elif t.phase == "play":
         legal.melds, legal.adds = _meld_actions(t, accept)
         out = find_going_out(t) if t.go_out is not False else None
@@ -125,7 +123,7 @@ def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
                 legal.melds.append(out[0])
-        legal.discards = _discards(t)
+        legal.discards = legal_discards(t)
         if accept is _accepted:
             legal.ask_partner = is_legal(t, seat, {"type": "ask_partner"})
         else:
@@ -149,7 +147,7 @@ def _accepted(t: Table, action: ActionJSON) -> bool:
     return True
 
 
-def _allowed(t: Table, action: ActionJSON) -> bool:
+def allowed(t: Table, action: ActionJSON) -> bool:
     """The rules of a pickup or meld candidate, checked without copying the table.
 
     Candidates are built here from the hand, well formed and for the seat to act, so
@@ -161,50 +159,29 @@ def _allowed(t: Table, action: ActionJSON) -> bool:
             check_pile_takeable(t)
         except EngineError:
             return False
-        return _allowed_pickup(t, action, pile_frozen(t, t.side_of(t.turn)))
+        return allowed_pickup(t, action, pile_frozen(t, t.side_of(t.turn)))
 
     try:
-        _require_phase(t, "play")
+        require_phase(t, "play")
         melds = [list(m) for m in action.get("melds", ())]
         adds = [(k, list(v)) for k, v in action.get("add", {}).items()]
         used = [c for m in melds for c in m] + [c for _, cs in adds for c in cs]
-        _check_in_hand(t.hands[t.turn], used)
-        plan_lay(t, new_melds=melds, adds=adds, pile=None, used=used, incoming=[])
+        check_in_hand(t.hands[t.turn], used)
+        plan_lay(
+            t,
+            new_melds=melds,
+            adds=adds,
+            pile=None,
+            used=used,
+            incoming=[],
+            way_out=find_going_out,
+        )
     except EngineError:
         return False
     return True
 
 
-def _allowed_pickup(
-    t: Table, action: ActionJSON, frozen: bool, incoming: list[list[Card]] | None = None
-) -> bool:
-    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed.
-
-    ``frozen`` and ``incoming`` (a holder for the pile cards that go to the hand, filled on
-    first use) are the same for every candidate of a position: `pickup_actions` passes them.
-    """
-    cards = action.get("cards")
-    melds = [list(m) for m in action.get("melds", ())]
-    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
-    try:
-        key, pile_cards, used = check_pickup_cards(t, act, frozen)
-        if incoming is None:
-            incoming = []
-        if not incoming:
-            incoming.append(_incoming(t))
-        pile = (key, pile_cards)
-        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming[0])
-    except EngineError:
-        return False
-    return True
-
-
-def _incoming(t: Table) -> list[Card]:
-    """The pile cards a pickup puts in the hand (red threes below the top are laid out)."""
-    return [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
-
-
-def _discards(t: Table) -> list[Card]:
+def legal_discards(t: Table) -> list[Card]:
     """Legal discards, decided without trial moves (play._discard has the same rules)."""
     hand = t.hands[t.turn]
     if t.phase == "play" and len(hand) == 1:
@@ -216,144 +193,12 @@ def _discards(t: Table) -> list[Card]:
     return list(dict.fromkeys(hand))
 
 
-def _pairs(cards: list[Card]) -> list[list[Card]]:
-    """Distinct two-card multisets."""
-    codes = sorted(Counter(cards).items())
-    out: list[list[Card]] = []
-    for i, (a, n) in enumerate(codes):
-        if n >= 2:
-            out.append([a, a])
-        for b, _ in codes[i + 1 :]:
-            out.append([a, b])
-    return out
-
-
-def pickup_actions(
-    t: Table, seat: int, *, first_only: bool = False, accept: Accept | None = None
-) -> list[ActionJSON]:
-    """Every way to take the pile now (with an initial meld where one is needed)."""
-    if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
-        return []
-    top = t.discard[-1]
-    if t.rules.is_pile_blocker(top, t.settings):
-        return []
-    check: Accept = accept or _allowed
-    if check is _allowed:
-        # The pile rules that do not depend on the cards, once for all candidates.
-        try:
-            check_pile_reachable(t)
-            check_pile_takeable(t)
-        except EngineError:
-            return []
-        frozen = pile_frozen(t, t.side_of(seat))
-        check = partial(_allowed_pickup, frozen=frozen, incoming=[])
-    hand = t.hands[seat]
-    key = top[0]
-    # The top card is never wild here (a blocker), so cards of its rank are naturals.
-    naturals = [c for c in hand if c[0] == key and c != JOKER]
-    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
-    options: list[list[Card] | None] = [None]
-    if naturals:
-        options += _pairs(naturals)
-        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
-    need = minimum(t, t.side_of(seat))
-    found: list[ActionJSON] = []
-    for cards in options:
-        action: ActionJSON = {"type": "pickup"}
-        if cards is not None:
-            action["cards"] = cards
-        if need and cards is not None:
-            value = sum(t.rules.card_value(c) for c in [top, *cards])
-            if value < need:
-                rest = list(hand)
-                for c in cards:
-                    rest.remove(c)
-                extra = best_melds(t, rest, need - value, exclude={key})
-                if extra is None:
-                    continue
-                action["melds"] = extra
-        if check(t, action):
-            found.append(action)
-            if first_only:
-                break
-    return found
-
-
-def _natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
-    groups: dict[str, list[Card]] = {}
-    wilds: list[Card] = []
-    for c in hand:  # is_wild and the threes inlined: this runs on every legal_actions
-        r = c[0]
-        if c == JOKER or r == "2":
-            wilds.append(c)
-        elif r != "3":
-            groups.setdefault(r, []).append(c)
-    wilds.sort(key=t.rules.card_value)  # cheap wilds first
-    return groups, wilds
-
-
-def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list[list[Card]] | None:
-    """New melds from ``hand`` worth at least ``need`` (greedy, most valuable first)."""
-    rules = t.rules
-    groups, wilds = _natural_groups(t, hand)
-    wilds = list(reversed(wilds))  # to reach a minimum, spend the valuable wilds
-    melds: list[list[Card]] = []
-    candidates = sorted(
-        (cards for rank, cards in groups.items() if rank not in exclude and len(cards) >= 2),
-        key=lambda cs: -sum(rules.card_value(c) for c in cs),
-    )
-    for cards in candidates:
-        meld = list(cards)
-        if len(meld) == 2:
-            if not wilds or rules.max_wilds(2) < 1:
-                continue
-            meld.append(wilds.pop(0))
-        melds.append(meld)
-    for meld in melds:
-        nat = sum(1 for c in meld if not is_wild(c))
-        while wilds and (len(meld) - nat) < rules.max_wilds(nat):
-            meld.append(wilds.pop(0))
-    total = sum(rules.card_value(c) for m in melds for c in m)
-    if total < need or not melds:
-        return None
-    # Drop melds that are not needed, cheapest first, to keep cards in hand.
-    for meld in sorted(melds, key=lambda m: sum(rules.card_value(c) for c in m)):
-        value = sum(rules.card_value(c) for c in meld)
-        if total - value >= need and len(melds) > 1:
-            melds.remove(meld)
-            total -= value
-    return melds
-
-
 def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
-    rules = t.rules
     hand = t.hands[t.turn]
-    side = t.melds[t.side_of(t.turn)]
-    groups, wilds = _natural_groups(t, hand)
-    candidates: list[list[Card]] = []
-    for rank, cards in groups.items():
-        if rank in side or len(cards) < 2:
-            continue
-        for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
-            if len(cards) + k >= 3:
-                candidates.append(cards + wilds[:k])
-    natural = len(candidates)  # the first candidates are melds of one natural rank
-    if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
-        candidates.append(wilds[:3])
-        if len(wilds) > 3:
-            candidates.append(list(wilds))
-    if rules.twos_meld and TWOS_KEY not in side:
-        twos = [c for c in hand if is_two(c)]
-        jokers = [c for c in hand if c == "JK"]
-        if len(twos) >= 3:
-            candidates.append(twos)
-        if len(twos) >= 2 and jokers:
-            candidates.append(twos + jokers[: min(2, len(twos) - 1)])
-    threes = [c for c in hand if c in BLACK_THREES]
-    if len(threes) in rules.black_three_meld_sizes:
-        candidates.append(threes)
-    # One new natural meld or one addition: counted (_SingleLay); anything else: _allowed.
-    single = _SingleLay(t) if accept is _allowed and t.go_out is not True else None
+    groups, wilds = natural_groups(t, hand)
+    candidates, natural = _new_meld_candidates(t, groups, wilds)
+    # One new natural meld or one addition: counted (_SingleLay); anything else: allowed.
+    single = _SingleLay(t) if accept is allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
     for i, cards in enumerate(candidates):
         if single is not None and i < natural:
@@ -370,9 +215,53 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
             action = {"type": "meld", "melds": extra}
             if accept(t, action):
                 melds.append(action)
+    return melds, _add_actions(t, accept, single, groups, wilds)
+
+
+def _new_meld_candidates(
+    t: Table, groups: dict[str, list[Card]], wilds: list[Card]
+) -> tuple[list[list[Card]], int]:
+    """Each single new meld the hand can make, and how many of them (the first ones) are
+    melds of one natural rank."""
+    rules = t.rules
+    hand = t.hands[t.turn]
+    side = t.melds[t.side_of(t.turn)]
+    candidates: list[list[Card]] = []
+    for rank, cards in groups.items():
+        if rank in side or len(cards) < 2:
+            continue
+        for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
+            if len(cards) + k >= 3:
+                candidates.append(cards + wilds[:k])
+    natural = len(candidates)
+    if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
+        candidates.append(wilds[:3])
+        if len(wilds) > 3:
+            candidates.append(list(wilds))
+    if rules.twos_meld and TWOS_KEY not in side:
+        twos = [c for c in hand if is_two(c)]
+        jokers = [c for c in hand if c == "JK"]
+        if len(twos) >= 3:
+            candidates.append(twos)
+        if len(twos) >= 2 and jokers:
+            candidates.append(twos + jokers[: min(2, len(twos) - 1)])
+    threes = [c for c in hand if c in BLACK_THREES]
+    if len(threes) in rules.black_three_meld_sizes:
+        candidates.append(threes)
+    return candidates, natural
+
+
+def _add_actions(
+    t: Table,
+    accept: Accept,
+    single: _SingleLay | None,
+    groups: dict[str, list[Card]],
+    wilds: list[Card],
+) -> list[ActionJSON]:
+    """Each single addition to a side meld: one natural, all its naturals, or one wild."""
     adds: list[ActionJSON] = []
     distinct_wilds = list(dict.fromkeys(wilds))
-    for key in side:
+    for key in t.melds[t.side_of(t.turn)]:
         options: list[list[Card]] = []
         if key == BLACK_THREE_KEY:
             continue
@@ -390,7 +279,7 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
             if accept(t, addition):
                 adds.append(addition)
-    return melds, adds
+    return adds
 
 
 class _SingleLay:

@@ -7,7 +7,16 @@ from .cards import Card, is_wild
 from .laying import lay
 from .melds import meld_key
 from .table import Table
-from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase, lay_out_red_three
+from .turn import (
+    Outcome,
+    WayOut,
+    check_in_hand,
+    go_out,
+    illegal,
+    lay_out_red_three,
+    require_phase,
+    turn_hand,
+)
 
 
 def pile_frozen(t: Table, side: int) -> bool:
@@ -47,33 +56,37 @@ def check_pickup(t: Table, act: Pickup) -> tuple[str, list[Card], list[Card]]:
     """
     check_pile_reachable(t)
     cards = list(act.cards) if act.cards is not None else []
-    _check_in_hand(_hand(t), cards + [c for m in act.melds for c in m])
+    check_in_hand(turn_hand(t), cards + [c for m in act.melds for c in m])
     check_pile_takeable(t)
     return check_pickup_cards(t, act, pile_frozen(t, t.side_of(t.turn)))
 
 
 def check_pile_reachable(t: Table) -> None:
     """The pickup rules that come before the cards: phase, an empty or blocked pile."""
-    _require_phase(t, "draw")
+    require_phase(t, "draw")
     if not t.discard:
-        raise _err("pile_empty", "the discard pile is empty")
+        raise illegal("pile_empty", "the discard pile is empty")
     top = t.discard[-1]
     if t.rules.is_pile_blocker(top, t.settings):
-        raise _err("pile_blocked", f"{top} on top of the pile blocks it")
+        raise illegal("pile_blocked", f"{top} on top of the pile blocks it")
 
 
 def check_pile_takeable(t: Table) -> None:
     """The pickup rules that do not depend on the cards named (after they are found in hand)."""
     rules = t.rules
     if rules.pile_needs_side_melded and not t.melds[t.side_of(t.turn)]:
-        raise _err(
+        raise illegal(
             "cannot_take_pile", "your side must make its initial meld before taking the pile"
         )
     if not t.stock and rules.stock_out == "tiles":
         # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
-        raise _err("cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)")
-    if len(_hand(t)) == 1 and len(t.discard) == 1:
-        raise _err("cannot_take_pile", "with one card in hand you may not take a pile of one card")
+        raise illegal(
+            "cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)"
+        )
+    if len(turn_hand(t)) == 1 and len(t.discard) == 1:
+        raise illegal(
+            "cannot_take_pile", "with one card in hand you may not take a pile of one card"
+        )
 
 
 def check_pickup_cards(t: Table, act: Pickup, frozen: bool) -> tuple[str, list[Card], list[Card]]:
@@ -90,38 +103,43 @@ def check_pickup_cards(t: Table, act: Pickup, frozen: bool) -> tuple[str, list[C
     naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
     if act.cards is None:
         if not rules.top_card_alone:
-            raise _err(
+            raise illegal(
                 "cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards"
             )
         if key not in side_melds:
-            raise _err("no_such_meld", f"your side has no {key} meld to add {top} to")
+            raise illegal("no_such_meld", f"your side has no {key} meld to add {top} to")
         if frozen:
-            raise _err("pile_frozen", f"the pile is frozen: take it with a natural pair of {key}")
+            raise illegal(
+                "pile_frozen", f"the pile is frozen: take it with a natural pair of {key}"
+            )
     elif rules.freeze == "party" and frozen and key in side_melds:
-        raise _err(
+        raise illegal(
             "pile_frozen",
             "a frozen pile may be taken only by starting a new meld with the top card",
         )
     elif rules.freeze == "always" and naturals < 2:
         # tiles: the pile is never frozen, but taking it always needs a natural pair.
-        raise _err("cannot_take_pile", f"taking the pile needs a natural pair of {key} ({top})")
+        raise illegal("cannot_take_pile", f"taking the pile needs a natural pair of {key} ({top})")
     elif frozen and rules.freeze != "party" and naturals < 2:
-        raise _err("pile_frozen", f"the pile is frozen: you need a natural pair of {key} ({top})")
+        raise illegal(
+            "pile_frozen", f"the pile is frozen: you need a natural pair of {key} ({top})"
+        )
     elif not rules.top_card_alone and not (naturals >= 2 or (naturals and len(cards) > naturals)):
         # family: two naturals, or one natural and one wild card, melded with the top card.
-        raise _err(
+        raise illegal(
             "cannot_take_pile", f"take {top} with two natural cards or one natural and one wild"
         )
     pile_cards = [top, *cards]
     if meld_key(rules, pile_cards) != key:
-        raise _err("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
+        raise illegal("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
     return key, pile_cards, used
 
 
-def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
+def pickup_apply(t: Table, act: Pickup, out: Outcome, way_out: WayOut) -> None:
+    """A pickup action: the pile's top card melded (with the action's melds), the rest of the
+    pile to the hand, red threes in it laid out."""
     key, pile_cards, used = check_pickup(t, act)
     rules = t.rules
-    seat = t.turn
     top = t.discard[-1]
     rest = t.discard[:-1]
     bonus = [c for c in rest if rules.is_bonus_three(c)]
@@ -134,7 +152,15 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
         pile=(key, pile_cards),
         used=used,
         incoming=incoming,
+        way_out=way_out,
     )
+    _pile_taken(t, out, rest=rest, top=top, bonus=bonus)
+
+
+def _pile_taken(t: Table, out: Outcome, *, rest: list[Card], top: Card, bonus: list[Card]) -> None:
+    """After the lay: the pile is empty, its red threes are out, the player plays on (or has
+    gone out with the pickup)."""
+    seat = t.turn
     t.discard = []
     for card in bonus:
         # classic.md §7: red threes in the pile are laid out without replacement.
@@ -143,24 +169,4 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     if not t.over:
         t.phase = "play"
         if not t.hands[seat]:
-            _go_out(t, out)
-
-
-# --- the stock runs out (classic.md §10) ----------------------------------------------------
-
-
-def can_take_pile(t: Table, seat: int) -> bool:
-    from .legal import pickup_actions
-
-    return bool(pickup_actions(t, seat, first_only=True))
-
-
-def must_take_pile(t: Table, seat: int) -> bool:
-    """Stock empty, pile not frozen for the side and its top card fits a side meld."""
-    side = t.side_of(seat)
-    if not t.discard or pile_frozen(t, side):
-        return False
-    top = t.discard[-1]
-    if t.rules.is_pile_blocker(top, t.settings) or top[0] not in t.melds[side]:
-        return False
-    return can_take_pile(t, seat)
+            go_out(t, out)

@@ -13,20 +13,22 @@ from typing import Any
 from .actions import Action, Answer, AskPartner, Discard, Draw, Meld, Pickup, parse_action
 from .cards import Card
 from .errors import EngineError
-from .laying import _meld
-from .pile import _pickup, can_take_pile, must_take_pile, pile_frozen
+from .goingout import going_out_search
+from .laying import meld_apply
+from .pickups import can_take_pile, must_take_pile
+from .pile import pickup_apply, pile_frozen
 from .table import Table
 from .turn import (
     Event,
     Outcome,
-    _check_in_hand,
-    _end_hand,
-    _err,
-    _go_out,
-    _require_phase,
     canastas,
+    check_in_hand,
+    end_hand,
+    go_out,
+    illegal,
     lay_out_red_three,
     minimum,
+    require_phase,
     why_not_out,
 )
 
@@ -36,6 +38,7 @@ __all__ = [
     "apply",
     "can_take_pile",
     "canastas",
+    "find_going_out",
     "is_legal",
     "minimum",
     "must_take_pile",
@@ -47,19 +50,19 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
     """Validate ``action`` by ``seat`` and return the new table; raises EngineError."""
     act = parse_action(action)
     if table.over:
-        raise _err("hand_over", "the hand is over")
+        raise illegal("hand_over", "the hand is over")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
-        raise _err("invalid_action", f"no seat {seat!r} at this table")
+        raise illegal("invalid_action", f"no seat {seat!r} at this table")
     if seat != table.turn:
-        raise _err("not_your_turn", f"it is seat {table.turn}'s turn, not seat {seat}'s")
+        raise illegal("not_your_turn", f"it is seat {table.turn}'s turn, not seat {seat}'s")
     t = table.fork()
     out = Outcome(t)
     if isinstance(act, Draw):
         _draw(t, out)
     elif isinstance(act, Pickup):
-        _pickup(t, act, out)
+        pickup_apply(t, act, out, find_going_out)
     elif isinstance(act, Meld):
-        _meld(t, act, out)
+        meld_apply(t, act, out, find_going_out)
     elif isinstance(act, Discard):
         _discard(t, act, out)
     elif isinstance(act, AskPartner):
@@ -67,6 +70,12 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
     else:
         _answer(t, act, out)
     return out
+
+
+def find_going_out(t: Table) -> list[dict[str, Any]] | None:
+    """Actions (a meld, then maybe a discard) with which the current player goes out now,
+    each accepted by `apply` (goingout.going_out_search)."""
+    return going_out_search(t, apply)
 
 
 def is_legal(table: Table, seat: int, action: Action | Mapping[str, Any]) -> bool:
@@ -81,16 +90,16 @@ def is_legal(table: Table, seat: int, action: Action | Mapping[str, Any]) -> boo
 
 
 def _draw(t: Table, out: Outcome) -> None:
-    _require_phase(t, "draw")
+    require_phase(t, "draw")
     seat = t.turn
     if not t.stock:
         # classic.md §10 / variants.md (tiles): the stock has run out.
         if t.rules.stock_out == "classic" and must_take_pile(t, seat):
-            raise _err(
+            raise illegal(
                 "stock_empty", "the stock is empty and the top card fits a meld: take the pile"
             )
         out.events.append({"type": "stock_out", "seat": seat})
-        _end_hand(t, out, "stock_exhausted", None)
+        end_hand(t, out, "stock_exhausted", None)
         return
     t.stock = list(t.stock)  # shared with the table given to apply (Table.fork)
     drawn: list[Card] = []
@@ -107,7 +116,7 @@ def _draw(t: Table, out: Outcome) -> None:
                     out.events.append(
                         {"type": "draw", "seat": seat, "private": seat, "cards": drawn}
                     )
-                _end_hand(t, out, "red_three_last", None)
+                end_hand(t, out, "red_three_last", None)
                 return
             card = t.stock.pop(0)
         drawn.append(card)
@@ -120,21 +129,21 @@ def _draw(t: Table, out: Outcome) -> None:
 
 
 def _discard(t: Table, act: Discard, out: Outcome) -> None:
-    _require_phase(t, "play", "discard")
+    require_phase(t, "play", "discard")
     seat = t.turn
     hand = t.hands[seat]
-    _check_in_hand(hand, [act.card])
+    check_in_hand(hand, [act.card])
     if len(hand) == 1:
         canasta_count = canastas(t, t.side_of(seat))
         if canasta_count < t.rules.canastas_needed(t.players) or t.go_out is False:
-            raise _err("cannot_go_out", why_not_out(t, canasta_count))
+            raise illegal("cannot_go_out", why_not_out(t, canasta_count))
     elif t.go_out is True:
-        raise _err("must_go_out", "your partner said yes: you must go out this turn")
+        raise illegal("must_go_out", "your partner said yes: you must go out this turn")
     hand.remove(act.card)
     t.discard = [*t.discard, act.card]  # the pile is shared with the given table (Table.fork)
     out.events.append({"type": "discard", "seat": seat, "card": act.card})
     if not hand:
-        _go_out(t, out)
+        go_out(t, out)
         return
     _next_turn(t, out)
 
@@ -148,7 +157,7 @@ def _next_turn(t: Table, out: Outcome) -> None:
     # tiles: the round ends after the turn of the player who drew the last tile.
     if not t.stock and (t.rules.stock_out == "tiles" or not can_take_pile(t, t.turn)):
         out.events.append({"type": "stock_out", "seat": t.turn})
-        _end_hand(t, out, "stock_exhausted", None)
+        end_hand(t, out, "stock_exhausted", None)
 
 
 # --- "may I go out?" (classic.md §13) --------------------------------------------------------
@@ -156,20 +165,18 @@ def _next_turn(t: Table, out: Outcome) -> None:
 
 def _ask(t: Table, out: Outcome) -> None:
     if not t.settings.get("ask_partner"):
-        raise _err("invalid_action", "this table does not use the ask_partner option")
-    _require_phase(t, "play")
+        raise illegal("invalid_action", "this table does not use the ask_partner option")
+    require_phase(t, "play")
     if t.go_out is not None:
-        raise _err("wrong_phase", "you have already asked your partner this turn")
+        raise illegal("wrong_phase", "you have already asked your partner this turn")
     partners = t.partners(t.turn)
     if not partners:
-        raise _err("invalid_action", "you have no partner to ask")
+        raise illegal("invalid_action", "you have no partner to ask")
     if len(t.hands[t.turn]) < 2:
         # With one card left a "no" would leave no legal way to end the turn.
-        raise _err("wrong_phase", "ask before you are down to your last card")
-    from .goingout import find_going_out
-
+        raise illegal("wrong_phase", "ask before you are down to your last card")
     if find_going_out(t) is None:
-        raise _err("cannot_go_out", "ask only when you can go out this turn")
+        raise illegal("cannot_go_out", "ask only when you can go out this turn")
     out.events.append({"type": "ask_partner", "seat": t.turn})
     t.asked_by = t.turn
     t.turn = partners[0]
@@ -178,8 +185,8 @@ def _ask(t: Table, out: Outcome) -> None:
 
 def _answer(t: Table, act: Answer, out: Outcome) -> None:
     if not t.settings.get("ask_partner"):
-        raise _err("invalid_action", "this table does not use the ask_partner option")
-    _require_phase(t, "answer")
+        raise illegal("invalid_action", "this table does not use the ask_partner option")
+    require_phase(t, "answer")
     assert t.asked_by is not None
     out.events.append({"type": "answer", "seat": t.turn, "yes": act.yes})
     t.turn = t.asked_by

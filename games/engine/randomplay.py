@@ -12,9 +12,9 @@ import random
 from typing import Any
 
 from .cards import is_black_three, is_wild
-from .goingout import find_going_out
-from .legal import _allowed, _discards, pickup_actions
-from .play import Outcome, apply, must_take_pile
+from .legal import allowed, legal_discards
+from .pickups import pickup_actions
+from .play import Outcome, apply, find_going_out, must_take_pile
 from .table import Table
 
 ActionJSON = dict[str, Any]
@@ -70,13 +70,13 @@ def random_action(t: Table, rng: random.Random) -> ActionJSON:
     if rng.random() < 0.5:
         candidate = _meld_candidate(t, rng)
         # Decided by the rules as legal_actions decides (no trial move): same answer as apply.
-        if candidate is not None and _allowed(t, candidate):
+        if candidate is not None and allowed(t, candidate):
             return candidate
     if t.go_out is True:
         out = find_going_out(t)
         assert out is not None, "a binding yes always has a way out"
         return out[0]
-    discards = _discards(t)
+    discards = legal_discards(t)
     if not discards:
         out = find_going_out(t)
         assert out is not None, "a player in phase play can always discard or go out"

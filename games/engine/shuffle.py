@@ -10,6 +10,7 @@ import argparse
 import hashlib
 import hmac
 import re
+import secrets
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -30,8 +31,6 @@ def parse_seed(seed_hex: str) -> bytes:
 
 def new_seed() -> str:
     """A fresh seed from the operating system's CSPRNG."""
-    import secrets
-
     return secrets.token_bytes(32).hex()
 
 

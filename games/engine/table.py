@@ -227,59 +227,17 @@ def from_json(data: Any) -> Table:
     options_given = data.get("options", {})
     settings = rules.resolve_options(options_given)
     sides = rules.sides(players)
-    phase = data.get("phase")
-    if phase not in PHASES:
-        raise InvalidTableError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
-    if phase == "discard" and not rules.first_player_extra_card:
-        raise InvalidTableError(f"phase discard does not exist in {rules.name}")
-    if phase == "answer" and not settings.get("ask_partner"):
-        raise InvalidTableError("phase answer needs the ask_partner option")
-
-    scores = _per(data.get("scores"), sides, "scores")
-    for s in scores:
-        if isinstance(s, bool) or not isinstance(s, int):
-            raise InvalidTableError(f"scores must be integers, got {s!r}")
-    hands = [
-        _card_list(h, f"hands[{i}]")
-        for i, h in enumerate(_per(data.get("hands"), players, "hands"))
-    ]
-    for i, hand in enumerate(hands):
-        if any(is_red_three(c) for c in hand):
-            raise InvalidTableError(
-                f"hands[{i}] holds a red three; red threes are laid out at once"
-            )
+    phase = _read_phase(data, rules, settings)
+    # Read in this order, so that a table with several faults reports the first of them.
+    scores = _read_scores(data, sides)
+    hands = _read_hands(data, players)
     stock = _card_list(data.get("stock"), "stock")
     discard = _card_list(data.get("discard"), "discard")
-    melds: list[dict[str, list[Card]]] = []
-    for i, side in enumerate(_per(data.get("melds"), sides, "melds")):
-        if not isinstance(side, Mapping):
-            raise InvalidTableError(f"melds[{i}] must be an object keyed by rank")
-        parsed: dict[str, list[Card]] = {}
-        for raw_key, raw_cards in side.items():
-            try:
-                key = parse_meld_key(raw_key)
-            except EngineError as exc:
-                raise InvalidTableError(f"melds[{i}]: {exc.message}") from None
-            cards = _card_list(raw_cards, f"melds[{i}][{raw_key}]")
-            try:
-                if meld_key(rules, cards) != key:
-                    raise InvalidTableError(f"melds[{i}][{raw_key}] holds cards of another meld")
-                check_meld(rules, key, cards, going_out=True)
-            except InvalidTableError:
-                raise
-            except EngineError as exc:
-                raise InvalidTableError(f"melds[{i}][{raw_key}]: {exc.message}") from None
-            if key in parsed:
-                raise InvalidTableError(f"melds[{i}] has two {key} melds")
-            parsed[key] = cards
-        melds.append(parsed)
-    red_threes = [
-        _card_list(r, f"red_threes[{i}]")
-        for i, r in enumerate(_per(data.get("red_threes"), sides, "red_threes"))
+    melds = [
+        _read_side_melds(rules, i, side)
+        for i, side in enumerate(_per(data.get("melds"), sides, "melds"))
     ]
-    for i, reds in enumerate(red_threes):
-        if not all(is_red_three(c) for c in reds):
-            raise InvalidTableError(f"red_threes[{i}] holds a card that is not a red three")
+    red_threes = _read_red_threes(data, sides)
     explicit = {key for key in ("options", "melded", "hand_number") if key in data}
     melded = _per(data.get("melded", [False] * players), players, "melded")
     if not all(isinstance(m, bool) for m in melded):
@@ -292,7 +250,7 @@ def from_json(data: Any) -> Table:
         dealer=_int(data, "dealer", 0, players - 1),
         turn=_int(data, "turn", 0, players - 1),
         phase=phase,
-        scores=list(scores),
+        scores=scores,
         hands=hands,
         stock=stock,
         discard=discard,
@@ -306,6 +264,74 @@ def from_json(data: Any) -> Table:
     _read_extensions(table, data)
     _check_deck(table)
     return table
+
+
+def _read_phase(data: Mapping[str, Any], rules: RuleSet, settings: Mapping[str, Any]) -> str:
+    phase = data.get("phase")
+    if phase not in PHASES:
+        raise InvalidTableError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
+    if phase == "discard" and not rules.first_player_extra_card:
+        raise InvalidTableError(f"phase discard does not exist in {rules.name}")
+    if phase == "answer" and not settings.get("ask_partner"):
+        raise InvalidTableError("phase answer needs the ask_partner option")
+    return str(phase)
+
+
+def _read_scores(data: Mapping[str, Any], sides: int) -> list[int]:
+    scores = _per(data.get("scores"), sides, "scores")
+    for s in scores:
+        if isinstance(s, bool) or not isinstance(s, int):
+            raise InvalidTableError(f"scores must be integers, got {s!r}")
+    return list(scores)
+
+
+def _read_hands(data: Mapping[str, Any], players: int) -> list[list[Card]]:
+    hands = [
+        _card_list(h, f"hands[{i}]")
+        for i, h in enumerate(_per(data.get("hands"), players, "hands"))
+    ]
+    for i, hand in enumerate(hands):
+        if any(is_red_three(c) for c in hand):
+            raise InvalidTableError(
+                f"hands[{i}] holds a red three; red threes are laid out at once"
+            )
+    return hands
+
+
+def _read_side_melds(rules: RuleSet, i: int, side: Any) -> dict[str, list[Card]]:
+    """melds[i]: one side's melds, each a legal meld of its key."""
+    if not isinstance(side, Mapping):
+        raise InvalidTableError(f"melds[{i}] must be an object keyed by rank")
+    parsed: dict[str, list[Card]] = {}
+    for raw_key, raw_cards in side.items():
+        try:
+            key = parse_meld_key(raw_key)
+        except EngineError as exc:
+            raise InvalidTableError(f"melds[{i}]: {exc.message}") from None
+        cards = _card_list(raw_cards, f"melds[{i}][{raw_key}]")
+        try:
+            if meld_key(rules, cards) != key:
+                raise InvalidTableError(f"melds[{i}][{raw_key}] holds cards of another meld")
+            check_meld(rules, key, cards, going_out=True)
+        except InvalidTableError:
+            raise
+        except EngineError as exc:
+            raise InvalidTableError(f"melds[{i}][{raw_key}]: {exc.message}") from None
+        if key in parsed:
+            raise InvalidTableError(f"melds[{i}] has two {key} melds")
+        parsed[key] = cards
+    return parsed
+
+
+def _read_red_threes(data: Mapping[str, Any], sides: int) -> list[list[Card]]:
+    red_threes = [
+        _card_list(r, f"red_threes[{i}]")
+        for i, r in enumerate(_per(data.get("red_threes"), sides, "red_threes"))
+    ]
+    for i, reds in enumerate(red_threes):
+        if not all(is_red_three(c) for c in reds):
+            raise InvalidTableError(f"red_threes[{i}] holds a card that is not a red three")
+    return red_threes
 
 
 def _read_extensions(table: Table, data: Mapping[str, Any]) -> None:

@@ -1,8 +1,12 @@
-"""What every part of a turn shares: the outcome, errors, phase checks, ending a hand."""
+"""What every part of a turn shares: the outcome, errors, phase checks, ending a hand.
+
+The public steps here are the ones play, pile, laying, pickups and legal build on; each of
+those modules has its own public face and none imports another's private names.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +16,11 @@ from .melds import CANASTA_SIZE, canasta_kind
 from .table import Table
 
 Event = dict[str, Any]
+
+# The going-out search (play.find_going_out), handed to the steps below play that need it
+# (laying: a player whose partner said "yes" must keep a way out): passed in, since the
+# search itself plays actions through play.apply.
+WayOut = Callable[[Table], list[dict[str, Any]] | None]
 
 
 @dataclass
@@ -26,7 +35,7 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
 
 
-def _err(code: str, message: str) -> IllegalActionError:
+def illegal(code: str, message: str) -> IllegalActionError:
     return IllegalActionError(code, message)
 
 
@@ -45,23 +54,23 @@ def canastas(t: Table, side: int) -> int:
     return sum(1 for cards in t.melds[side].values() if len(cards) >= CANASTA_SIZE)
 
 
-def _hand(t: Table) -> list[Card]:
+def turn_hand(t: Table) -> list[Card]:
     return t.hands[t.turn]
 
 
-def _check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+def check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     missing = missing_cards(hand, cards)
     if missing:
-        raise _err("card_not_in_hand", f"not in hand (or not often enough): {' '.join(missing)}")
+        raise illegal("card_not_in_hand", f"not in hand (or not often enough): {' '.join(missing)}")
 
 
-def _require_phase(t: Table, *phases: str) -> None:
+def require_phase(t: Table, *phases: str) -> None:
     if t.phase not in phases:
         wanted = " or ".join(phases)
-        raise _err("wrong_phase", f"phase is {t.phase}; this action needs phase {wanted}")
+        raise illegal("wrong_phase", f"phase is {t.phase}; this action needs phase {wanted}")
 
 
-def _go_out(t: Table, out: Outcome) -> None:
+def go_out(t: Table, out: Outcome) -> None:
     seat = t.turn
     side = t.side_of(seat)
     concealed = bool(
@@ -69,10 +78,10 @@ def _go_out(t: Table, out: Outcome) -> None:
         and t.concealed_melds is not None
         and any(canasta_kind(k, t.melds[side][k]) for k in t.concealed_melds)
     )
-    _end_hand(t, out, "went_out", seat, concealed=concealed)
+    end_hand(t, out, "went_out", seat, concealed=concealed)
 
 
-def _end_hand(
+def end_hand(
     t: Table, out: Outcome, reason: str, went_out: int | None, *, concealed: bool = False
 ) -> None:
     t.phase = "over"

@@ -1,0 +1,179 @@
+"""Taking the pile as a choice: every way to take it now, and whether the seat can or must
+(classic.md §7, §10). Decided by the rules directly (pile.check_pickup_cards and
+laying.plan_lay, which the move itself runs), without a trial move: play asks here when the
+stock runs out, and legal lists these pickups.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from .actions import Pickup
+from .cards import JOKER, Card, is_wild
+from .errors import EngineError
+from .laying import plan_lay
+from .pile import check_pickup_cards, check_pile_reachable, check_pile_takeable, pile_frozen
+from .table import Table
+from .turn import minimum
+
+ActionJSON = dict[str, Any]
+Accept = Callable[[Table, ActionJSON], bool]
+
+
+def allowed_pickup(
+    t: Table, action: ActionJSON, frozen: bool, incoming: list[list[Card]] | None = None
+) -> bool:
+    """A pickup candidate, once `check_pile_reachable` and `check_pile_takeable` have passed.
+
+    ``frozen`` and ``incoming`` (a holder for the pile cards that go to the hand, filled on
+    first use) are the same for every candidate of a position: `pickup_actions` passes them.
+    """
+    cards = action.get("cards")
+    melds = [list(m) for m in action.get("melds", ())]
+    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
+    try:
+        key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        if incoming is None:
+            incoming = []
+        if not incoming:
+            incoming.append(_incoming(t))
+        pile = (key, pile_cards)
+        plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming[0])
+    except EngineError:
+        return False
+    return True
+
+
+def _incoming(t: Table) -> list[Card]:
+    """The pile cards a pickup puts in the hand (red threes below the top are laid out)."""
+    return [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
+
+
+def _pairs(cards: list[Card]) -> list[list[Card]]:
+    """Distinct two-card multisets."""
+    codes = sorted(Counter(cards).items())
+    out: list[list[Card]] = []
+    for i, (a, n) in enumerate(codes):
+        if n >= 2:
+            out.append([a, a])
+        for b, _ in codes[i + 1 :]:
+            out.append([a, b])
+    return out
+
+
+def pickup_actions(
+    t: Table, seat: int, *, first_only: bool = False, accept: Accept | None = None
+) -> list[ActionJSON]:
+    """Every way to take the pile now (with an initial meld where one is needed)."""
+    if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
+        return []
+    top = t.discard[-1]
+    if t.rules.is_pile_blocker(top, t.settings):
+        return []
+    check = accept
+    if check is None:
+        # The pile rules that do not depend on the cards, once for all candidates.
+        try:
+            check_pile_reachable(t)
+            check_pile_takeable(t)
+        except EngineError:
+            return []
+        frozen = pile_frozen(t, t.side_of(seat))
+        check = partial(allowed_pickup, frozen=frozen, incoming=[])
+    hand = t.hands[seat]
+    key = top[0]
+    # The top card is never wild here (a blocker), so cards of its rank are naturals.
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
+    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
+    options: list[list[Card] | None] = [None]
+    if naturals:
+        options += _pairs(naturals)
+        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+    need = minimum(t, t.side_of(seat))
+    found: list[ActionJSON] = []
+    for cards in options:
+        action: ActionJSON = {"type": "pickup"}
+        if cards is not None:
+            action["cards"] = cards
+        if need and cards is not None:
+            value = sum(t.rules.card_value(c) for c in [top, *cards])
+            if value < need:
+                rest = list(hand)
+                for c in cards:
+                    rest.remove(c)
+                extra = best_melds(t, rest, need - value, exclude={key})
+                if extra is None:
+                    continue
+                action["melds"] = extra
+        if check(t, action):
+            found.append(action)
+            if first_only:
+                break
+    return found
+
+
+def natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    groups: dict[str, list[Card]] = {}
+    wilds: list[Card] = []
+    for c in hand:  # is_wild and the threes inlined: this runs on every legal_actions
+        r = c[0]
+        if c == JOKER or r == "2":
+            wilds.append(c)
+        elif r != "3":
+            groups.setdefault(r, []).append(c)
+    wilds.sort(key=t.rules.card_value)  # cheap wilds first
+    return groups, wilds
+
+
+def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list[list[Card]] | None:
+    """New melds from ``hand`` worth at least ``need`` (greedy, most valuable first)."""
+    rules = t.rules
+    groups, wilds = natural_groups(t, hand)
+    wilds = list(reversed(wilds))  # to reach a minimum, spend the valuable wilds
+    melds: list[list[Card]] = []
+    candidates = sorted(
+        (cards for rank, cards in groups.items() if rank not in exclude and len(cards) >= 2),
+        key=lambda cs: -sum(rules.card_value(c) for c in cs),
+    )
+    for cards in candidates:
+        meld = list(cards)
+        if len(meld) == 2:
+            if not wilds or rules.max_wilds(2) < 1:
+                continue
+            meld.append(wilds.pop(0))
+        melds.append(meld)
+    for meld in melds:
+        nat = sum(1 for c in meld if not is_wild(c))
+        while wilds and (len(meld) - nat) < rules.max_wilds(nat):
+            meld.append(wilds.pop(0))
+    total = sum(rules.card_value(c) for m in melds for c in m)
+    if total < need or not melds:
+        return None
+    # Drop melds that are not needed, cheapest first, to keep cards in hand.
+    for meld in sorted(melds, key=lambda m: sum(rules.card_value(c) for c in m)):
+        value = sum(rules.card_value(c) for c in meld)
+        if total - value >= need and len(melds) > 1:
+            melds.remove(meld)
+            total -= value
+    return melds
+
+
+# --- the stock runs out (classic.md §10) ----------------------------------------------------
+
+
+def can_take_pile(t: Table, seat: int) -> bool:
+    return bool(pickup_actions(t, seat, first_only=True))
+
+
+def must_take_pile(t: Table, seat: int) -> bool:
+    """Stock empty, pile not frozen for the side and its top card fits a side meld."""
+    side = t.side_of(seat)
+    if not t.discard or pile_frozen(t, side):
+        return False
+    top = t.discard[-1]
+    if t.rules.is_pile_blocker(top, t.settings) or top[0] not in t.melds[side]:
+        return False
+    return can_take_pile(t, seat)
