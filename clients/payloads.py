@@ -23,32 +23,14 @@ winner_side, reason; timeout: timed_out_seat, policy, handed_to_bot, deadline.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import Any
 
 from games import engine
 from games.engine import Table
 from games.models import Game, Move, Seat, SeatKind
+from games.readmodel import iso, move_entry
 from games.services.replay import table_after
 from notifications.payloads import game_data, seat_names
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
-
-
-def move_entry(move: Move, viewer: int | None) -> dict[str, Any]:
-    """One log entry as `viewer` may see it: the same shape as api.presenters.move_entry (the
-    game domain must not import the API; tests/clients check that the two agree)."""
-    return {
-        "seq": move.seq,
-        "hand": move.hand,
-        "seat": move.seat,
-        "actor": move.actor,
-        "action": move.action,
-        "events": [engine.event_for(event, viewer) for event in move.events],
-        "created_at": iso(move.created_at),
-    }
 
 
 def event_entry(event: Any) -> dict[str, Any]:

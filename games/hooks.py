@@ -6,7 +6,7 @@ them. Each of those apps fills these registries from its AppConfig.ready():
 - changes (``moves_logged``, ``turn_started``, ``turn_timed_out``, ``reminder_due``): sent in
   the transaction that made the change, so what a receiver writes (an outbox row, a feed
   event) commits or rolls back with it;
-- questions (``absence_intervals``, ``auto_draw_wanted``): one answer each, and a default
+- questions (``absence_intervals``, ``absences_of``, ``auto_draw_wanted``): one answer each, and a default
   when no app answers (no absences, no forced draw);
 - seat reads (``seat_read_register``): what the receivers read about each seated user, joined
   to the seat rows when a game is locked (games.services.common.game_lock), so that a move's
@@ -17,7 +17,7 @@ Registering the same receiver twice is harmless (ready() may run twice in tests)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -111,11 +111,17 @@ reminder_due: Hook[ReminderDue] = Hook("reminder_due")
 
 # (user, after) -> the (start, end) intervals the user is away, ending after ``after``.
 AbsenceIntervals = Callable[[Any, datetime], list[tuple[datetime, datetime]]]
+# (user_ids, now) -> (user id, start, end) of their current and coming absences.
+AbsencesOf = Callable[[list[Any], datetime], Iterable[tuple[Any, datetime, datetime]]]
 # (user_id, pile_closed, user) -> whether the service draws for this player at turn start.
 AutoDrawWanted = Callable[[Any, bool, Any], bool]
 
 
 def _no_absences(user: Any, after: datetime) -> list[tuple[datetime, datetime]]:
+    return []
+
+
+def _nobody_absent(user_ids: list[Any], now: datetime) -> list[tuple[Any, datetime, datetime]]:
     return []
 
 
@@ -126,6 +132,7 @@ def _no_auto_draw(user_id: Any, pile_closed: bool, user: Any) -> bool:
 @dataclass
 class _Answers:
     absence_intervals: AbsenceIntervals = _no_absences
+    absences_of: AbsencesOf = _nobody_absent
     auto_draw_wanted: AutoDrawWanted = _no_auto_draw
 
 
@@ -136,6 +143,10 @@ def absence_intervals_answer(answer: AbsenceIntervals) -> None:
     _answers.absence_intervals = answer
 
 
+def absences_of_answer(answer: AbsencesOf) -> None:
+    _answers.absences_of = answer
+
+
 def auto_draw_wanted_answer(answer: AutoDrawWanted) -> None:
     _answers.auto_draw_wanted = answer
 
@@ -143,6 +154,12 @@ def auto_draw_wanted_answer(answer: AutoDrawWanted) -> None:
 def absence_intervals(*, user: Any, after: datetime) -> list[tuple[datetime, datetime]]:
     """When ``user`` is away (the turn clock stops then), as registered by notifications."""
     return _answers.absence_intervals(user, after)
+
+
+def absences_of(*, user_ids: list[Any], now: datetime) -> Iterable[tuple[Any, datetime, datetime]]:
+    """The current and coming absences of these users, as shown to everyone at their tables
+    (registered by notifications)."""
+    return _answers.absences_of(user_ids, now)
 
 
 def auto_draw_wanted(*, user_id: Any, pile_closed: bool, user: Any = None) -> bool:

@@ -28,3 +28,10 @@ class NotificationsConfig(AppConfig):
         hooks.absence_intervals_answer(
             lambda user, after: selectors.absence_intervals(user=user, after=after)
         )
+        # Absences are shown with the game, to everyone at the table (games.readmodel).
+        hooks.absences_of_answer(
+            lambda user_ids, now: (
+                (absence.user_id, absence.starts_at, absence.ends_at)
+                for absence in selectors.absences_of(user_ids=user_ids, now=now)
+            )
+        )

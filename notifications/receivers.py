@@ -22,7 +22,7 @@ from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_wri
 
 def _may_be_absent(now: datetime) -> dict[str, Any]:
     """`may_be_absent` on each seat row: whether its user has an absence ending after ``now``.
-    False for every seat spares the answer its absences query (api.presenters.absences_for)."""
+    False for every seat spares the answer its absences query (games.readmodel.absences_for)."""
     return {
         "may_be_absent": Exists(
             Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=now)

@@ -1,8 +1,8 @@
-"""The game page's context: the API's presenters (api.presenters) plus what a page draws.
+"""The game page's context: the game's read model (games.readmodel) plus what a page draws.
 
 Every card comes from the engine's player view for the viewer's seat (through
-`api.presenters.game_detail`) and from the move log filtered by `engine.event_for`
-(`api.presenters.move_entry`): this module never reads a hand, the stock or a seed itself.
+`games.readmodel.game_detail`) and from the move log filtered by `engine.event_for`
+(`games.readmodel.move_entry`): this module never reads a hand, the stock or a seed itself.
 The move history is in web/history.py.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.presenters import etag, game_detail, hand_entry, viewer_seat
 from games import engine, selectors
 from games.engine.melds import canasta_kind
-from games.models import Game, GameState, GameStatus, Seat, SeatKind, SeatStatus
+from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
+from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
 from web import cards as shown
 from web.history import END_REASONS as HAND_END_REASONS
 from web.history import history, scores_text
@@ -47,15 +47,6 @@ END_REASONS = {
     "forfeit": "a side ran out of time",
     **HAND_END_REASONS,
 }
-
-
-def _state(game: Game) -> GameState | None:
-    if game.status == GameStatus.OPEN:
-        return None
-    try:
-        return game.state
-    except GameState.DoesNotExist:
-        return None
 
 
 def player_names(game: Game, me: int | None) -> dict[int, str]:
@@ -268,7 +259,7 @@ def _result(game: Game, names: Mapping[int, str], me: int | None) -> str:
 def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> dict[str, Any]:
     """Everything the game page (and its refreshable table fragment) shows for ``seat``."""
     me = viewer_seat(seat)
-    state = _state(game)
+    state = game_state(game)
     table = engine.from_json(state.table) if state is not None else None
     detail = game_detail(game, seat, table)
     rules = engine.get_rules(game.variant)

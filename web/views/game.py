@@ -11,8 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from api.presenters import etag
 from games.models import Game, GameStatus, Seat
+from games.readmodel import etag
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from games.services.moves import game_resign, moves_submit

@@ -11,10 +11,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from api.presenters import game_summary, viewer_seat
 from games import engine, selectors
 from games.access import seat_of
 from games.models import Game, GameStatus, Seat, SeatStatus
+from games.readmodel import game_summary, viewer_seat
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm
