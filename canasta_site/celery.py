@@ -9,7 +9,6 @@ the prefork pool the Procfile runs (docs/webhooks-and-events.md).
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -23,16 +22,8 @@ app = Celery("canasta")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Comes with the deadline issue's games/tasks.py; scheduled as soon as that module exists, so
-# no entry ever names a task that is not there.
+# Reminders, timeouts and lost bot turns (games/tasks.py).
 DEADLINE_SWEEP_TASK = "games.tasks.sweep_deadlines"
-
-
-def _module_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ImportError:
-        return False
 
 
 def beat_schedule() -> dict[str, dict[str, Any]]:
@@ -66,13 +57,12 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
             "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
         },
-    }
-    if _module_exists(DEADLINE_SWEEP_TASK.rsplit(".", 1)[0]):
-        schedule["sweep-deadlines"] = {
+        "sweep-deadlines": {
             "task": DEADLINE_SWEEP_TASK,
             "schedule": settings.CANASTA_DEADLINE_SWEEP_SECONDS,
             "options": {"expires": settings.CANASTA_DEADLINE_SWEEP_SECONDS},
-        }
+        },
+    }
     return schedule
 
 

@@ -104,7 +104,7 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Nullable and `kind` for the bots of the background-work issue.
+    # Nullable: a bot's seat has no user (`kind` says which it is).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

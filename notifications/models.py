@@ -20,7 +20,8 @@ class OutboxKind(models.TextChoices):
     HAND_OVER = "hand_over", "a hand is over"
     MATCH_OVER = "match_over", "the match is over"
     DIGEST = "digest", "daily digest of games waiting for you"
-    # Reserved for later issues (reply-by-email confirmations, webhooks).
+    # The answer to an emailed move (mailplay.services.answers) and a notice about one of the
+    # recipient's webhooks (clients.services.webhook_delivery).
     EMAIL_REPLY = "email_reply", "answer to an emailed move"
     WEBHOOK = "webhook", "webhook event"
 
