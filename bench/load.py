@@ -519,7 +519,7 @@ def _outbox_drain(env: dict[str, str], seconds: float) -> dict[str, int]:
         time.sleep(0.5)
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="tables (half 2, half 4 players)")
     parser.add_argument(
@@ -555,16 +555,11 @@ def main() -> int:
     if args.smoke:
         args.games, args.steps, args.duration, args.baseline = 8, "4", 8.0, 30
     args.steps = [int(s) for s in str(args.steps).split(",")]
+    return args
 
-    workdir = Path(tempfile.mkdtemp(prefix="canasta-load-"))
-    env = _server_env(args, workdir)
-    port = _free_port()
-    print(
-        f"load test: {args.games} games, clients {args.steps}, {args.duration:.0f} s each; "
-        f"PostgreSQL {args.database}, Redis db {args.redis_db}; logs {workdir}",
-        flush=True,
-    )
-    print(f"load average before: {_loadavg()}", flush=True)
+
+def _prepare(args: argparse.Namespace, env: dict[str, str]) -> list[Any]:
+    """A fresh database and Redis db, the release step, and the players' accounts."""
     _database_reset(args)
     _redis_flush(env)
     # The Procfile's release step; collectstatic needs no database, so both run at once.
@@ -579,45 +574,70 @@ def main() -> int:
     _manage(env, "migrate", "--noinput")
     if collect.wait() != 0:
         raise SystemExit("collectstatic failed: " + collect.stderr.read())
-    users = _setup_users(env, sum(2 if n % 2 == 0 else 4 for n in range(args.games)))
-    stack = Stack(env, workdir, port)
+    return _setup_users(env, sum(2 if n % 2 == 0 else 4 for n in range(args.games)))
+
+
+def _drive_and_report(
+    args: argparse.Namespace, env: dict[str, str], port: int, users: list[Any], stack: Stack
+) -> list[str]:
+    """The steps against the running stack, their report, and what failed."""
     failed: list[str] = []
     cpu_start = time.process_time()
     wall_start = time.perf_counter()
-    try:
-        stack.start()
-        steps, baselines, games = asyncio.run(
-            _drive(args, f"http://127.0.0.1:{port}", users, stack)
-        )
-        client_cpu = (time.process_time() - cpu_start) / (time.perf_counter() - wall_start)
-        _report(steps, baselines, args.target_p99)
-        print(f"client process CPU: {client_cpu * 100:.0f}% of one core (same machine)")
-        ended = sum(g.over for g in games)
-        print(
-            f"moves per game: min {min(g.moves for g in games)}, "
-            f"max {max(g.moves for g in games)}; games that ended: {ended}"
-        )
-        for step in steps:
-            for error in step.errors[:5]:
-                failed.append(f"C={step.concurrency}: {error}")
-            if not step.moves:
-                failed.append(f"C={step.concurrency}: no move was played")
-        outbox = _outbox_drain(env, 20)
-        print(f"outbox after the run: {outbox}")
-        if outbox.get("failed"):
-            failed.append(f"outbox: {outbox['failed']} rows failed")
-    finally:
-        stack.stop()
-    tracebacks = stack.tracebacks()
-    if tracebacks:
-        failed.append(f"{tracebacks} tracebacks in {workdir}/web.log or worker.log")
+    steps, baselines, games = asyncio.run(_drive(args, f"http://127.0.0.1:{port}", users, stack))
+    client_cpu = (time.process_time() - cpu_start) / (time.perf_counter() - wall_start)
+    _report(steps, baselines, args.target_p99)
+    print(f"client process CPU: {client_cpu * 100:.0f}% of one core (same machine)")
+    ended = sum(g.over for g in games)
+    print(
+        f"moves per game: min {min(g.moves for g in games)}, "
+        f"max {max(g.moves for g in games)}; games that ended: {ended}"
+    )
+    for step in steps:
+        for error in step.errors[:5]:
+            failed.append(f"C={step.concurrency}: {error}")
+        if not step.moves:
+            failed.append(f"C={step.concurrency}: no move was played")
+    outbox = _outbox_drain(env, 20)
+    print(f"outbox after the run: {outbox}")
+    if outbox.get("failed"):
+        failed.append(f"outbox: {outbox['failed']} rows failed")
+    return failed
+
+
+def _verify(env: dict[str, str]) -> list[str]:
     verify = _manage(env, "verify_games", check=False)
     print(
         f"verify_games: {verify.stdout.strip().splitlines()[-1] if verify.stdout.strip() else ''}"
         f" (exit {verify.returncode})"
     )
     if verify.returncode != 0:
-        failed.append("verify_games: " + (verify.stdout + verify.stderr)[-2000:])
+        return ["verify_games: " + (verify.stdout + verify.stderr)[-2000:]]
+    return []
+
+
+def main() -> int:
+    args = _arguments()
+    workdir = Path(tempfile.mkdtemp(prefix="canasta-load-"))
+    env = _server_env(args, workdir)
+    port = _free_port()
+    print(
+        f"load test: {args.games} games, clients {args.steps}, {args.duration:.0f} s each; "
+        f"PostgreSQL {args.database}, Redis db {args.redis_db}; logs {workdir}",
+        flush=True,
+    )
+    print(f"load average before: {_loadavg()}", flush=True)
+    users = _prepare(args, env)
+    stack = Stack(env, workdir, port)
+    try:
+        stack.start()
+        failed = _drive_and_report(args, env, port, users, stack)
+    finally:
+        stack.stop()
+    tracebacks = stack.tracebacks()
+    if tracebacks:
+        failed.append(f"{tracebacks} tracebacks in {workdir}/web.log or worker.log")
+    failed += _verify(env)
     if not args.keep:
         _database_drop(args)
         _redis_flush(env)
