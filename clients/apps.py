@@ -10,6 +10,7 @@ class ClientsConfig(AppConfig):
         # Imported here, once the models are loaded (as Django wants).
         from clients import (
             receivers,
+            schema,  # noqa: F401  the OpenAPI description of API-key authentication
             tasks,  # noqa: F401  registers the tasks queued by name
         )
         from games import hooks

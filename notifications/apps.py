@@ -6,8 +6,8 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
-        # Imported here, once the models are loaded (as Django wants): the registries below
-        # are how the apps under notifications reach it without importing it.
+        # Imported here, once the models are loaded (as Django wants). The registries below
+        # are how the game domain, under notifications, reaches it without importing it.
         from games import hooks
         from notifications import (
             receivers,
