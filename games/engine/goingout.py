@@ -1,7 +1,7 @@
 """Finding a way to go out now (for "may I go out?" and for bots).
 
 Constructive: the answer is a list of actions that the engine has accepted, so
-a "yes" never leaves a player without a legal way to finish (classic.md §13).
+a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May I go out?").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Laying melds and additions, all or nothing (classic.md §5, §8, §9)."""
+"""Laying melds and additions, all or nothing (docs/rules.md, "Melds")."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def plan_lay(
     remaining += incoming
     canasta_count = sum(1 for c in melds.values() if len(c) >= CANASTA_SIZE)  # canasta_kind
     may_go_out = canasta_count >= rules.canastas_needed(t.players) and t.go_out is not False
-    # Black threes meld only by a player going out (classic.md §5): at most one card left.
+    # Black threes meld only by a player going out (docs/rules.md#melds): at most one card left.
     going_out = may_go_out and len(remaining) <= 1
     for key in changed:
         check_meld(rules, key, melds[key], going_out=going_out)
@@ -118,7 +118,7 @@ def lay(
     used: list[Card],
     incoming: list[Card],
 ) -> None:
-    """Lay melds and additions for the current player, all or nothing (classic.md §5, §8, §9)."""
+    """Lay melds and additions for the current player, all or nothing (docs/rules.md, "Melds")."""
     melds, remaining, changed, started = plan_lay(
         t, new_melds=new_melds, adds=adds, pile=pile, used=used, incoming=incoming
     )
@@ -126,7 +126,7 @@ def lay(
     side = t.side_of(seat)
     had_melded = bool(t.melds[side])
     rules = t.rules
-    # Concealed going out (classic.md §9; party: the side's first meld).
+    # Concealed going out (docs/rules.md#going-out; party: the side's first meld).
     fresh = (not had_melded) if rules.concealed_scope == "side" else not t.melded[seat]
     continuing = t.concealed_melds is not None
     own = set(started) | set(t.concealed_melds or [])

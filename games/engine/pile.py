@@ -1,4 +1,4 @@
-"""Taking the discard pile (classic.md §7, §10; variants.md)."""
+"""Taking the discard pile (docs/rules.md: the pile, the empty stock; docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .turn import Outcome, _check_in_hand, _err, _go_out, _hand, _require_phase,
 
 
 def pile_frozen(t: Table, side: int) -> bool:
-    """Frozen for ``side`` (classic.md §7; party's wild-card freeze; never in family and tiles)."""
+    """Frozen for ``side`` (docs/rules.md#frozen-pile; party's wild-card freeze; not family, tiles)."""
     rules = t.rules
     if rules.freeze == "none":
         return False
@@ -70,7 +70,7 @@ def check_pile_takeable(t: Table) -> None:
             "cannot_take_pile", "your side must make its initial meld before taking the pile"
         )
     if not t.stock and rules.stock_out == "tiles":
-        # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
+        # docs/variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
         raise _err("cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)")
     if len(_hand(t)) == 1 and len(t.discard) == 1:
         raise _err("cannot_take_pile", "with one card in hand you may not take a pile of one card")
@@ -137,7 +137,7 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
     )
     t.discard = []
     for card in bonus:
-        # classic.md §7: red threes in the pile are laid out without replacement.
+        # docs/rules.md#the-discard-pile: red threes in the pile are laid out without replacement.
         lay_out_red_three(t, seat, card, out)
     out.events.append({"type": "pickup", "seat": seat, "cards": [*rest, top]})
     if not t.over:
@@ -146,7 +146,7 @@ def _pickup(t: Table, act: Pickup, out: Outcome) -> None:
             _go_out(t, out)
 
 
-# --- the stock runs out (classic.md §10) ----------------------------------------------------
+# --- the stock runs out (docs/rules.md#when-the-stock-runs-out) ---------------------------------
 
 
 def can_take_pile(t: Table, seat: int) -> bool:

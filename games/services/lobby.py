@@ -212,7 +212,7 @@ def game_leave(*, game_id: UUID | str, user: Any) -> Game:
 
 
 def _seat_numbers(game: Game, players_in_order: list[Seat]) -> list[int]:
-    """Seat number for each player, given in join order (classic.md §1)."""
+    """Seat number for each player, given in join order (docs/rules.md#players-sides-and-seats)."""
     method = game.options.get("seating", "draw")
     count = len(players_in_order)
     if method == "invitation":
