@@ -244,7 +244,7 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     game.turn_seat = table.turn
     # Seats were just numbered (and one may be new): read them afresh for the clock and mail.
     getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
-    # An email player who starts the game gets the forced draw too (README "Play by email").
+    # An email player who starts the game gets the forced draw too (docs/play-by-email.md#the-forced-draw).
     table, auto_drew = auto_draw_first_turn(game=game, state=state, table=table, now=now)
     clock_restart(game=game, now=now)
     notify_turn(game=game, table=table, move_seq=game.last_seq, auto_drew=auto_drew)
