@@ -151,3 +151,12 @@ def test_links_in_code_are_not_links(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("`[a](missing.md)`\n\n```\n[b](missing.md)\n```\n[c](there.md)\n")
     assert [link.target for link in links(page)] == ["there.md"]
+
+
+def test_the_index_lists_every_doc():
+    # docs/README.md is where a reader finds a page: a new page must be added to it.
+    index = ROOT / "docs" / "README.md"
+    listed = {(index.parent / link.target.partition("#")[0]).resolve() for link in links(index)}
+    pages = {path.resolve() for path in (ROOT / "docs").glob("*.md") if path != index}
+    missing = sorted(path.name for path in pages - listed)
+    assert not missing, f"docs/README.md does not list {missing}"
