@@ -5,7 +5,7 @@
     .venv/bin/python bench/load.py --smoke              # CI: a short run that fails on errors
     .venv/bin/python bench/load.py --steps 1,4,16 --duration 30 --games 200
 
-What it starts (README "Load test"): gunicorn with the Procfile's `web` line, a Celery worker with
+What it starts (docs/benchmarks.md, "Load test"): gunicorn with the Procfile's `web` line, a Celery worker with
 its `worker` line, on PostgreSQL (a database `canasta_load`, or --database / LOAD_DATABASE,
 dropped and created afresh; LOAD_PG_URL names the server) and Redis (db 12 of LOAD_REDIS_URL's server, flushed). The
 release step (migrate, collectstatic) runs first. Players are created directly in the

@@ -1,7 +1,7 @@
 """The Celery application; tasks live in each app's tasks.py and are found by autodiscovery.
 
 Configuration is the CELERY_* settings (settings.py); the beat schedule is built here from the
-CANASTA_*_SECONDS settings. README.md, "Background work", describes what runs. Every task has a
+CANASTA_*_SECONDS settings. docs/background-work.md describes what runs. Every task has a
 soft and a hard time limit: CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT by default,
 tighter ones where a task names its own (clients.tasks.deliver_webhook); they are enforced by
 the prefork pool the Procfile runs (docs/webhooks-and-events.md).
@@ -45,7 +45,7 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_SWEEP_SECONDS,
             "options": {"expires": settings.CANASTA_SWEEP_SECONDS},
         },
-        # The event feed is a recent history, not an archive (README "Webhooks, event feed").
+        # The event feed is a recent history, not an archive (docs/clients.md).
         "prune-events": {
             "task": "clients.tasks.prune_events",
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,

@@ -1,4 +1,4 @@
-"""Settings, read from the environment. See README.md, "Configuration"."""
+"""Settings, read from the environment. See docs/deployment.md, "Configuration"."""
 
 import os
 from pathlib import Path
@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "api.middleware.url_length_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
-    # far-future caching for the hashed names (README "Deployment"); runserver serves them
+    # far-future caching for the hashed names (docs/deployment.md); runserver serves them
     # itself in development.
     "canasta_site.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -145,7 +145,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Background work (README.md, "Background work"): Celery worker and beat. The broker is
+# Background work (docs/background-work.md): Celery worker and beat. The broker is
 # CELERY_BROKER_URL, else REDIS_URL, else kombu's filesystem transport: queue files under
 # CANASTA_VAR_DIR/celery that every process on this machine shares, with no server to run.
 CANASTA_VAR_DIR = Path(os.environ.get("CANASTA_VAR_DIR") or BASE_DIR / "var")
@@ -367,7 +367,7 @@ CANASTA_TIMEOUTS_BEFORE_BOT = int(os.environ.get("CANASTA_TIMEOUTS_BEFORE_BOT", 
 # The bot sweep re-queues bot turns older than this (a lost task, a restarted broker).
 CANASTA_BOT_STALE_SECONDS = float(os.environ.get("CANASTA_BOT_STALE_SECONDS", "30"))
 
-# Play by email (mailplay/, README.md "Play by email"). Reply addresses are
+# Play by email (mailplay/, docs/play-by-email.md). Reply addresses are
 # <CANASTA_MAIL_LOCAL_PART>+<token>@<CANASTA_MAIL_DOMAIN>; mail to them comes back through
 # `manage.py receive_email` (an MTA pipe or a Maildir) or the inbound webhook.
 CANASTA_MAIL_DOMAIN = os.environ.get("CANASTA_MAIL_DOMAIN", "canasta.localhost")
@@ -382,7 +382,7 @@ CANASTA_MAIL_AUTO_DRAW = env_bool("CANASTA_MAIL_AUTO_DRAW", default=True)
 # "user:password" (anymail's WEBHOOK_SECRET); unset, the webhook refuses every request.
 CANASTA_INBOUND_SECRET = os.environ.get("CANASTA_INBOUND_SECRET", "")
 
-# Clients built by others (clients/; README.md, "Webhooks, event feed and tokens").
+# Clients built by others (clients/; docs/clients.md).
 # Webhooks to private, loopback, link-local or otherwise internal addresses are refused unless
 # this is on (development with a local receiver; never in production).
 CANASTA_WEBHOOKS_ALLOW_PRIVATE = env_bool("CANASTA_WEBHOOKS_ALLOW_PRIVATE", default=False)
@@ -419,7 +419,7 @@ CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECOND
 # Outbox rows that are done (sent, skipped, failed) are deleted after this, on the same beat.
 CANASTA_OUTBOX_RETENTION_DAYS = int(os.environ.get("CANASTA_OUTBOX_RETENTION_DAYS", "30"))
 
-# --- Production hardening (README "Deployment"; `manage.py check --deploy` passes with no
+# --- Production hardening (docs/deployment.md; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)

@@ -1,5 +1,5 @@
 """Tables for clients built by others: the per-user event feed, webhooks and their delivery
-log, and personal API tokens (README.md, "Webhooks, event feed and tokens").
+log, and personal API tokens (docs/clients.md).
 
 Writes go through clients/services/, reads through clients/selectors.py.
 """

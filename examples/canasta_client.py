@@ -2,7 +2,7 @@
 """A small Canasta client that plays one seat from start to end through the event feed.
 
 Standard library only: copy this file anywhere with Python 3.11+. It shows the loop every
-client needs (README.md, "Writing a client"):
+client needs (docs/clients.md, "Writing a client"):
 
 1. authenticate with a personal API token (`Authorization: Bearer cnst_...`);
 2. take the feed's cursor first (`GET /api/v1/events/?after=latest&wait=0`), then look at the

@@ -65,7 +65,7 @@ class Game(models.Model):
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The seat to act is a bot (or a bot standing in): the bot sweep finds lost bot turns.
     bot_turn = models.BooleanField(default=False, db_index=True)
-    # Seating by the draw (classic.md §1) is dealt from its own seed, kept so anyone can check it.
+    # Seating by the draw (docs/rules.md, seats) is dealt from its own seed, kept so anyone can check it.
     seating_seed = models.CharField(max_length=64, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
@@ -116,7 +116,7 @@ class Seat(models.Model):
     status = models.CharField(max_length=7, choices=SeatStatus.choices, default=SeatStatus.JOINED)
     joined_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The card drawn for seating (classic.md §1) when the game's seating option is "draw".
+    # The card drawn for seating (docs/rules.md, seats) when the game's seating option is "draw".
     drew = models.CharField(max_length=2, blank=True, default="")
     # A bot seat's level; for a human seat, the level of the bot standing in while `away`.
     bot_level = models.CharField(max_length=10, blank=True, default="")
@@ -171,7 +171,7 @@ class GameState(models.Model):
 
 
 class Hand(models.Model):
-    """One deal: its seed stays secret until `finished_at` is set (fair-shuffle.md)."""
+    """One deal: its seed stays secret until `finished_at` is set (docs/fair-shuffle.md)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()

@@ -1,7 +1,7 @@
 """Outbound notifications, their per-user preferences, and declared absences.
 
 Every notification is an `Outbox` row written in the same transaction as the change that caused
-it; Celery only delivers rows (README.md, "Background work"). Writes go through
+it; Celery only delivers rows (docs/background-work.md). Writes go through
 notifications/services/, reads through notifications/selectors.py.
 """
 

@@ -3,12 +3,12 @@
 - `play`: a player signs up through the API of the running stack, opens a table against a
   bot, plays a few turns, and waits until the bot has moved (the worker) and an email to the
   player has been delivered (the worker, from the outbox, over SMTP);
-- `smtp-sink`: the mail server the worker's SMTP backend delivers to (the README's
+- `smtp-sink`: the mail server the worker's SMTP backend delivers to (docs/deployment.md's
   production EMAIL_BACKEND), writing each message it accepts to a file.
 
 Standard library and examples/canasta_client.py only: it runs in the fresh venv built from
 requirements.txt. Every request carries the public Host and `X-Forwarded-Proto: https`, as
-the TLS-terminating proxy of the README's deployment would send them.
+the TLS-terminating proxy of docs/deployment.md would send them.
 """
 
 from __future__ import annotations

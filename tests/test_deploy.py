@@ -1,4 +1,4 @@
-"""Production settings pass Django's deployment checklist with no warning (README, Deployment)."""
+"""Production settings pass Django's deployment checklist with no warning (docs/deployment.md)."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def test_development_settings_are_flagged_by_check_deploy():
 
 
 def _readme_health_check() -> str:
-    """The README's health check command (Deployment, "A deploy, step by step")."""
-    readme = (ROOT / "README.md").read_text()
+    """The health check command of docs/deployment.md ("A deploy, step by step")."""
+    readme = (ROOT / "docs" / "deployment.md").read_text()
     lines = [line for line in readme.splitlines() if line.startswith("curl -fsS ")]
     assert len(lines) == 1, lines
     return lines[0].split("#")[0].strip()
@@ -116,7 +116,7 @@ def _wait_for_an_answer(command: str, port: int, process: subprocess.Popen[bytes
 
 
 def test_the_readme_health_check_answers_over_plain_http_and_fails_when_down(tmp_path):
-    # Production settings (HTTPS redirect on), the Procfile's gunicorn, the README's curl.
+    # Production settings (HTTPS redirect on), the Procfile's gunicorn, the deployment doc's curl.
     command = _readme_health_check()
     port = _free_port()
     env = _production_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")

@@ -24,7 +24,7 @@ RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
 TILE_NUMBERS = {"A": "1", "T": "10", "J": "11", "Q": "12", "K": "13"}
 TILE_COLOURS = {"H": "red", "D": "yellow", "S": "black", "C": "blue"}
 
-# Meld keys (table-json.md "melds") as headings.
+# Meld keys (docs/formats.md#meld-keys) as headings.
 _KEY_NAMES = {"W": "Wild cards", "3": "Black threes", "2": "Twos"}
 _RANK_PLURALS = {
     "A": "Aces",
@@ -39,7 +39,7 @@ _RANK_PLURALS = {
     "5": "Fives",
     "4": "Fours",
 }
-# Meld keys in the order table-json.md lists them; other keys last.
+# Meld keys in the order docs/formats.md lists them; other keys last.
 _KEY_ORDER = "AKQJT98765432W"
 
 

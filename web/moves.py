@@ -1,4 +1,4 @@
-"""The game page's move form, turned into engine actions (table-json.md, "Actions").
+"""The game page's move form, turned into engine actions (docs/formats.md#actions).
 
 The form is the same with and without JavaScript: checked hand cards (``card``, repeated for
 a pair of equal cards), a plan of melds set aside for one action (``meld``: "7H 7D 7S"), the

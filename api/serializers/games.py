@@ -5,7 +5,7 @@ from api.validators import no_control_characters
 from games.bots import BOT_LEVELS
 from games.models import EndReason, GameStatus, SeatKind, SeatStatus, TimeoutPolicy
 
-CARD_HELP = "Card code <rank><suit>, e.g. 7H, TS, JK (table-json.md)."
+CARD_HELP = "Card code <rank><suit>, e.g. 7H, TS, JK (docs/formats.md)."
 
 
 class GameCreateInSerializer(serializers.Serializer):
@@ -138,7 +138,7 @@ class GameSummarySerializer(serializers.Serializer):
 
 
 class PlayerViewSerializer(serializers.Serializer):
-    """table-json.md, "Player view JSON", plus the engine's optional keys (engine-notes.md)."""
+    """docs/formats.md, "Player view JSON", plus the engine's optional keys (docs/engine-notes.md)."""
 
     seat = serializers.IntegerField(required=False, help_text="Absent for spectators.")
     hand = serializers.ListField(
@@ -172,7 +172,9 @@ class PlayerViewSerializer(serializers.Serializer):
 
 class CurrentHandSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    commitment = serializers.CharField(help_text="sha256 of the hand's seed (fair-shuffle.md).")
+    commitment = serializers.CharField(
+        help_text="sha256 of the hand's seed (docs/fair-shuffle.md)."
+    )
 
 
 class GameDetailSerializer(GameSummarySerializer):

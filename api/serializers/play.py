@@ -15,7 +15,7 @@ class ActionsInSerializer(serializers.Serializer):
         child=ActionField(),
         min_length=1,
         max_length=50,
-        help_text="Actions (table-json.md, 'Actions'), applied in order, all or nothing, "
+        help_text="Actions (docs/formats.md#actions), applied in order, all or nothing, "
         "except that a draw from the stock stands (docs/fair-play.md).",
     )
     expected_version = serializers.IntegerField(

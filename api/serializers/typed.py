@@ -15,7 +15,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-CARDS_HELP = "Card codes <rank><suit>, e.g. 7H, TS, JK (table-json.md)."
+CARDS_HELP = "Card codes <rank><suit>, e.g. 7H, TS, JK (docs/formats.md)."
 
 
 def _cards(**kwargs: Any) -> serializers.ListField:
@@ -51,7 +51,7 @@ def options_field(**kwargs: Any) -> serializers.DictField:
     return serializers.DictField(child=OptionValueField(), **kwargs)
 
 
-# --- actions (table-json.md, "Actions") -----------------------------------------------------
+# --- actions (docs/formats.md#actions) -----------------------------------------------------
 
 
 class DrawActionSerializer(serializers.Serializer):
@@ -241,7 +241,9 @@ class DealEventSerializer(serializers.Serializer):
     type = _type("deal")
     hand = serializers.IntegerField()
     dealer = serializers.IntegerField()
-    commitment = serializers.CharField(help_text="sha256 of the hand's seed (fair-shuffle.md).")
+    commitment = serializers.CharField(
+        help_text="sha256 of the hand's seed (docs/fair-shuffle.md)."
+    )
 
 
 class HandResultEventSerializer(serializers.Serializer):

@@ -74,7 +74,7 @@ class HandsView(APIView):
         operation_id="games_hands",
         summary="Every hand: commitment, the seed once the hand is over, scores, how it ended",
         description="Check a hand: sha256(bytes.fromhex(seed)) == commitment, and dealing "
-        "from the seed (fair-shuffle.md) gives the cards you were dealt.",
+        "from the seed (docs/fair-shuffle.md) gives the cards you were dealt.",
         tags=["log"],
         responses={200: HandsOutSerializer, **GAME_COMMON},
     )

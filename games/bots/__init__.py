@@ -1,6 +1,6 @@
 """Bots: players for empty seats, absent players and newcomers (pure Python, no Django).
 
-Every bot answers one question: given a player view (table-json.md) and what it
+Every bot answers one question: given a player view (docs/formats.md) and what it
 remembers of the hand, which action does it play? It never sees a Table.
 
     bot = get_bot("strong")
@@ -26,7 +26,7 @@ class Bot(Protocol):
     def choose(
         self, view: dict[str, Any], memory: BotMemory | None, rng: random.Random
     ) -> dict[str, Any]:
-        """One action (table-json.md) for the seat ``view["seat"]``, whose turn it is."""
+        """One action (docs/formats.md) for the seat ``view["seat"]``, whose turn it is."""
         ...
 
 

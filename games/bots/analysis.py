@@ -141,7 +141,7 @@ def p_at_least(k: int, copies: int, hand: int, pool: int) -> float:
 
 
 def legal_discards(t: Table) -> list[Card]:
-    """The cards the seat to move may discard now (classic.md §4, §9)."""
+    """The cards the seat to move may discard now (docs/rules.md: A turn, Going out)."""
     hand = t.hands[t.turn]
     if t.phase == "discard":
         return list(dict.fromkeys(hand))

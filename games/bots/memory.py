@@ -33,7 +33,7 @@ def _natural_rank(card: Card | None) -> str | None:
 
 
 def _sides(players: int) -> int:
-    # Seats s and s + sides are partners (variants.md, party); the same in every variant.
+    # Seats s and s + sides are partners (docs/variants.md#party); the same in every variant.
     return players if players <= 3 else players // 2
 
 
@@ -113,7 +113,7 @@ class BotMemory:
             self.pickups[seat] += 1
             cards = list(event.get("cards", []))
             # The top card (last) is melded at once with hand cards; the rest joins the
-            # hand, except red threes, which are laid out (classic.md §7).
+            # hand, except red threes, which are laid out (docs/rules.md#the-discard-pile).
             self.known[seat] += [c for c in cards[:-1] if c not in ("3H", "3D")]
             if cards:
                 self.pending.append((seat, cards[-1][0]))

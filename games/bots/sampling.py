@@ -136,7 +136,7 @@ class Sampler:
         (people keep pairs to take the pile), ``bias`` weighs cards per seat.
 
         In phase "answer" the view shows one more fact: the partner asked "may I
-        go out?", which the engine allows only when it can go out now (classic.md
+        go out?", which the engine allows only when it can go out now (docs/rules.md
         §13). A deal that gives the asker a hand with no way out contradicts the
         view, and a "yes" played on it would bind the asker to the impossible, so
         such deals are dealt again (up to ``ASK_TRIES`` times, else

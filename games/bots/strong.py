@@ -59,7 +59,7 @@ class Budget:
 STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
 # Where another style measured better (simulate, strong against basic, seed 7, 200
 # to 400 matches, so these are rough choices): in tiles (the pile always frozen,
-# variants.md) reading "no pair" from discards and passes lost matches (44.5% with
+# docs/variants.md) reading "no pair" from discards and passes lost matches (44.5% with
 # it, 55.0% without); in family (no freezing, blockers) and two-player party,
 # feeding the pile weighs twice (54.2%, 53.5%) rather than three times (50.2%, 50.0%).
 # Keys: "variant" or "variant-players" (which wins).

@@ -1,4 +1,4 @@
-"""Reading a player view (table-json.md, "Player view JSON").
+"""Reading a player view (docs/formats.md#player-view-json-what-one-seat-may-see).
 
 `hand` is the viewer's own cards; the engine extension `hand_number`
 (docs/engine-notes.md) is the number of the hand in the match, absent in hand 1.

@@ -1,4 +1,4 @@
-"""Actions (table-json.md, "Actions"): parse JSON into typed values and back."""
+"""Actions (docs/formats.md#actions): parse JSON into typed values and back."""
 
 from __future__ import annotations
 

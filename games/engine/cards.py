@@ -1,4 +1,4 @@
-"""Card codes (table-json.md, "Cards") and the canonical deck (fair-shuffle.md).
+"""Card codes (docs/formats.md#cards) and the canonical deck (docs/fair-shuffle.md).
 
 A card is its canonical code string: ``"7H"``, ``"TS"``, ``"JK"``. Strings are
 small, hashable, immutable and print as themselves, so no wrapper class is
@@ -17,11 +17,11 @@ Card = str
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 JOKER: Card = "JK"
-# Meld keys besides natural ranks (table-json.md, "melds").
+# Meld keys besides natural ranks (docs/formats.md#meld-keys).
 TWOS_KEY = "2"
 JOKER_MELD_KEY = "W"
 BLACK_THREE_KEY = "3"
-# Natural meld ranks in the order table-json.md lists them (A K Q J T 9 ... 4).
+# Natural meld ranks in the order docs/formats.md lists them (A K Q J T 9 ... 4).
 NATURAL_RANKS = "AKQJT98765 4".replace(" ", "")
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -31,7 +31,7 @@ ALL_CODES: frozenset[Card] = frozenset([r + s for s in SUITS for r in RANKS] + [
 
 
 def parse_card(text: object) -> Card:
-    """Read one card code: case-insensitive, ``10`` for ``T`` (table-json.md)."""
+    """Read one card code: case-insensitive, ``10`` for ``T`` (docs/formats.md)."""
     if type(text) is str and text in ALL_CODES:  # canonical already, as engine-built actions are
         return text
     if not isinstance(text, str):
@@ -72,7 +72,7 @@ def is_two(card: Card) -> bool:
 
 
 def is_wild(card: Card) -> bool:
-    """Jokers and 2s are wild in every variant (classic.md §2, variants.md)."""
+    """Jokers and 2s are wild in every variant (docs/rules.md, docs/variants.md)."""
     return card == JOKER or card[0] == "2"
 
 
@@ -89,12 +89,12 @@ def is_black_three(card: Card) -> bool:
 
 
 def is_natural(card: Card) -> bool:
-    """A natural card of a meldable rank: 4 ... A (classic.md §2)."""
+    """A natural card of a meldable rank: 4 ... A (docs/rules.md#cards-and-their-values)."""
     return card != JOKER and card[0] in NATURAL_RANKS
 
 
 def canonical_deck(packs: int, jokers: int) -> list[Card]:
-    """Unshuffled deck (fair-shuffle.md): per pack suits S H D C, each A 2 ... K; then jokers."""
+    """Unshuffled deck (docs/fair-shuffle.md): per pack suits S H D C, each A 2 ... K; then jokers."""
     deck = [r + s for _ in range(packs) for s in SUITS for r in RANKS]
     return deck + [JOKER] * jokers
 

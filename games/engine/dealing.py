@@ -1,4 +1,4 @@
-"""Dealing a hand from a seed (classic.md §3, fair-shuffle.md, variants.md)."""
+"""Dealing a hand from a seed (docs/rules.md#the-deal, docs/fair-shuffle.md, docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .variants import get_rules
 
 
 def dealer_for_hand(players: int, hand_number: int) -> int:
-    """classic.md §1: dealer of hand k is (n-1 + k-1) mod n."""
+    """docs/rules.md#players-sides-and-seats: dealer of hand k is (n-1 + k-1) mod n."""
     return (players - 1 + hand_number - 1) % players
 
 
@@ -36,7 +36,7 @@ def deal(
     stock = shuffle(seed_hex, rules.deck())
     order = [(dealer + 1 + i) % players for i in range(players)]
     hands: list[list[Card]] = [[] for _ in range(players)]
-    # One card at a time, starting with the player after the dealer (fair-shuffle.md).
+    # One card at a time, starting with the player after the dealer (docs/fair-shuffle.md).
     for _ in range(rules.hand_size(players)):
         for seat in order:
             hands[seat].append(stock.pop(0))
@@ -44,13 +44,13 @@ def deal(
         hands[order[0]].append(stock.pop(0))  # tiles: 15 for the first player
     discard: list[Card] = []
     if rules.has_upcard:
-        # classic.md §3: turn cards until a natural card is on top.
+        # docs/rules.md#the-deal: turn cards until a natural card is on top.
         discard.append(stock.pop(0))
         while rules.upcard_covered(discard[-1]):
             discard.append(stock.pop(0))
     red_threes: list[list[Card]] = [[] for _ in range(sides)]
     for seat in order:
-        # classic.md §3: red threes are laid out and replaced, in turn order, again and again.
+        # docs/rules.md#the-deal: red threes are laid out and replaced, in turn order, again and again
         while any(rules.is_bonus_three(c) for c in hands[seat]):
             card = next(c for c in hands[seat] if rules.is_bonus_three(c))
             hands[seat].remove(card)

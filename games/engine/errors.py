@@ -1,8 +1,8 @@
-"""One error family for everything the engine refuses (table-json.md, "Error codes")."""
+"""One error family for everything the engine refuses (docs/formats.md#error-codes)."""
 
 from __future__ import annotations
 
-# Codes fixed by table-json.md, plus `invalid_table` for impossible tables and
+# Codes fixed by docs/formats.md, plus `invalid_table` for impossible tables and
 # `must_go_out` for the binding "yes" of ask_partner (docs/engine-notes.md).
 ERROR_CODES: frozenset[str] = frozenset(
     {

@@ -4,7 +4,7 @@ The search tries its candidates with the ``apply`` it is given (play.find_going_
 play.apply), so this module does not depend on the rules of a turn it checks against.
 
 Constructive: the answer is a list of actions that the engine has accepted, so
-a "yes" never leaves a player without a legal way to finish (classic.md §13).
+a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May I go out?").
 """
 
 from __future__ import annotations

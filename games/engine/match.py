@@ -1,4 +1,4 @@
-"""The match driver: hand after hand until the match is over (classic.md §12).
+"""The match driver: hand after hand until the match is over (docs/rules.md#the-match).
 
 The driver deals each hand from a seed it is given (the engine never makes
 randomness of its own), carries the cumulative scores, rotates the dealer and

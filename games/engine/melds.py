@@ -1,4 +1,4 @@
-"""Meld shapes, limits and scores (classic.md §5, §9; variants.md)."""
+"""Meld shapes, limits and scores (docs/rules.md: Melds, Going out; docs/variants.md)."""
 
 from __future__ import annotations
 

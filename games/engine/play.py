@@ -1,7 +1,7 @@
-"""Applying actions to a table: the rules of a turn (classic.md §4-§10, variants.md).
+"""Applying actions to a table: the rules of a turn (docs/rules.md, docs/variants.md).
 
 `apply` never changes the table it is given: it works on a copy and returns it,
-so a rejected action changes nothing (table-json.md, "Each action is all or nothing").
+so a rejected action changes nothing (docs/formats.md#actions: every action is all or nothing).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _draw(t: Table, out: Outcome) -> None:
     require_phase(t, "draw")
     seat = t.turn
     if not t.stock:
-        # classic.md §10 / variants.md (tiles): the stock has run out.
+        # docs/rules.md#when-the-stock-runs-out / docs/variants.md (tiles): the stock has run out.
         if t.rules.stock_out == "classic" and must_take_pile(t, seat):
             raise illegal(
                 "stock_empty", "the stock is empty and the top card fits a meld: take the pile"
@@ -108,10 +108,10 @@ def _draw(t: Table, out: Outcome) -> None:
             break
         card = t.stock.pop(0)
         while t.rules.is_bonus_three(card):
-            # classic.md §4, §6: laid out at once and replaced from the stock.
+            # docs/rules.md: A turn, Threes: laid out at once and replaced from the stock.
             lay_out_red_three(t, seat, card, out)
             if not t.stock:
-                # classic.md §6: a red three as the last card ends the hand at once.
+                # docs/rules.md#threes: a red three as the last card ends the hand at once.
                 if drawn:
                     out.events.append(
                         {"type": "draw", "seat": seat, "private": seat, "cards": drawn}
@@ -153,14 +153,14 @@ def _next_turn(t: Table, out: Outcome) -> None:
     t.go_out = None
     t.turn = (t.turn + 1) % t.players
     t.phase = "draw"
-    # classic.md §10: the hand ends when the player cannot take the pile;
+    # docs/rules.md#when-the-stock-runs-out: the hand ends when the player cannot take the pile;
     # tiles: the round ends after the turn of the player who drew the last tile.
     if not t.stock and (t.rules.stock_out == "tiles" or not can_take_pile(t, t.turn)):
         out.events.append({"type": "stock_out", "seat": t.turn})
         end_hand(t, out, "stock_exhausted", None)
 
 
-# --- "may I go out?" (classic.md §13) --------------------------------------------------------
+# --- "may I go out?" (docs/rules.md#may-i-go-out-option-ask_partner) ---------------------------
 
 
 def _ask(t: Table, out: Outcome) -> None:

@@ -20,12 +20,12 @@ def pile_closed(t: Table, seat: int) -> bool:
     if not t.discard:
         return True
     if rules.is_pile_blocker(t.discard[-1], t.settings):
-        return True  # a black three, or a wild card, on top (variants.md)
+        return True  # a black three, or a wild card, on top (docs/variants.md)
     if rules.pile_needs_side_melded and not t.melds[t.side_of(seat)]:
         return True
     if not t.stock and rules.stock_out == "tiles":
         return True
-    # A single card in hand may not take a pile of one card (classic.md §7).
+    # A single card in hand may not take a pile of one card (docs/rules.md#the-discard-pile).
     return len(t.hands[seat]) == 1 and len(t.discard) == 1
 
 
@@ -42,6 +42,6 @@ def unseen_bonus_threes(t: Table) -> int:
 def draw_may_end_hand(t: Table) -> bool:
     """True when a draw from the stock could end the hand, given only the stock's size: an
     empty stock, or fewer cards that are not red threes than a draw takes (a red three drawn
-    as the stock's last card ends the hand, classic.md §6)."""
+    as the stock's last card ends the hand, docs/rules.md#threes)."""
     others = len(t.stock) - unseen_bonus_threes(t)
     return not t.stock or others < t.rules.draws(t.players)

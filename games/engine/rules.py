@@ -1,6 +1,6 @@
 """Rule sets as data: one frozen `RuleSet` per variant plus a few hooks.
 
-classic.md is the reference; variants.md describes family, party and tiles as
+docs/rules.md is the reference; docs/variants.md describes family, party and tiles as
 differences from it. Everything that differs between variants is a field here,
 so the play code in `play.py` is written once.
 """
@@ -70,12 +70,12 @@ SEATING = Option(
     "seating",
     "draw",
     ("draw", "invitation", "random"),
-    help="how players are seated before hand 1 (classic.md §1)",
+    help="how players are seated before hand 1",
 )
 
 
 def classic_value(card: Card) -> int:
-    """Card points (classic.md §2); red threes score only as bonus cards."""
+    """Card points (docs/rules.md#cards-and-their-values); red threes score only as bonus cards."""
     if card == JOKER:
         return 50
     r = card[0]
@@ -89,7 +89,7 @@ def classic_value(card: Card) -> int:
 
 
 def tiles_value(card: Card) -> int:
-    """Tile points (variants.md, tiles): 1 = 25, black/blue threes cost 100 in hand."""
+    """Tile points (docs/variants.md#tiles): 1 = 25, black/blue threes cost 100 in hand."""
     if card == JOKER:
         return 50
     r = card[0]
@@ -105,7 +105,7 @@ def tiles_value(card: Card) -> int:
 
 
 def _classic_max_wilds(naturals: int) -> int:
-    # classic.md §5: at most 3 wild cards and never more wild than natural.
+    # docs/rules.md#melds: at most 3 wild cards and never more wild than natural.
     return min(3, naturals)
 
 
@@ -120,7 +120,7 @@ def _strict_majority_three_max_wilds(naturals: int) -> int:
 
 
 def _classic_upcard_covered(card: Card) -> bool:
-    # classic.md §3: a joker, a 2 or any three is covered.
+    # docs/rules.md#the-deal: a joker, a 2 or any three is covered.
     return is_wild(card) or is_three(card)
 
 
@@ -172,14 +172,14 @@ class RuleSet:
     red_three_all_four: int = 800
     going_out_bonus: int = 100
     concealed_extra: int = 100  # 0: no concealed bonus
-    concealed_scope: str = "player"  # "player" (classic.md §9) or "side" (party)
+    concealed_scope: str = "player"  # "player" (docs/rules.md#going-out) or "side" (party)
     canastas_to_go_out: Mapping[int, int] = field(default_factory=dict)  # default 1
     final_discard_required: bool = False  # tiles: going out must end with a discard
     # The discard pile.
     freeze: str = "classic"  # "classic", "none", "party" or "always" (tiles)
     pile_needs_side_melded: bool = False  # family, party
     top_card_alone: bool = True  # taking the pile by adding only the top card to a meld
-    stock_out: str = "classic"  # "classic" (classic.md §10) or "tiles"
+    stock_out: str = "classic"  # "classic" (docs/rules.md#when-the-stock-runs-out) or "tiles"
     # The match.
     match_rule: str = "target"  # "target" (>=), "above" (>), "tiles" (rounds or 10,000)
 
@@ -189,7 +189,7 @@ class RuleSet:
         return canonical_deck(self.packs, self.jokers)
 
     def sides(self, players: int) -> int:
-        """Number of sides: seats s and s + sides are partners (variants.md, party)."""
+        """Number of sides: seats s and s + sides are partners (docs/variants.md#party)."""
         return players if players <= 3 else players // 2
 
     def hand_size(self, players: int) -> int:
@@ -231,14 +231,14 @@ class RuleSet:
         }
 
     def is_pile_blocker(self, card: Card, options: Mapping[str, Any]) -> bool:
-        """A top card that can never be taken (classic.md §7, variants.md)."""
+        """A top card that can never be taken (docs/rules.md#the-discard-pile, docs/variants.md)."""
         if self.freeze == "none":
             # family: a 2, a joker or a black three on top blocks the pile.
             return is_wild(card) or is_black_three(card)
         return is_wild(card) or is_three(card)
 
     def freezes_pile(self, card: Card, options: Mapping[str, Any]) -> bool:
-        """Does this card, anywhere in the pile, freeze it? (classic.md §7)."""
+        """Does this card, anywhere in the pile, freeze it? (docs/rules.md#the-discard-pile)."""
         if self.freeze == "classic":
             if is_wild(card) or is_red_three(card):
                 return True

@@ -1,4 +1,4 @@
-"""The scenario runner (table-json.md, "Scenario files").
+"""The scenario runner (docs/scenarios.md).
 
     python -m games.engine.scenarios PATH [PATH ...]
 

@@ -1,4 +1,4 @@
-"""Scoring a hand and deciding the match (classic.md §11-§12, variants.md)."""
+"""Scoring a hand and deciding the match (docs/rules.md: scoring, the match; docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class HandResult:
 
 
 def red_three_score(rules: RuleSet, count: int, side_melded: bool) -> int:
-    """classic.md §6 (800 for four, negative without a meld); tiles ±400 for four."""
+    """docs/rules.md#threes (800 for four, negative without a meld); tiles ±400 for four."""
     if count == 0:
         return 0
     amount = rules.red_three_all_four if count == 4 else rules.red_three_each * count
@@ -110,7 +110,7 @@ def score_hand(table: Table) -> HandResult:
 def match_decision(
     rules: RuleSet, settings: dict[str, Any], totals: Sequence[int], hand_number: int
 ) -> tuple[bool, int | None]:
-    """Is the match over after this hand, and which side won? (classic.md §12)."""
+    """Is the match over after this hand, and which side won? (docs/rules.md#the-match)."""
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     if rules.match_rule == "tiles":
@@ -125,7 +125,7 @@ def match_decision(
         finished = best > settings.get("target", 5000)
     else:
         finished = best >= settings.get("target", 5000)
-    # classic.md §12 Decision / variants.md tiles: a tie for the lead adds another hand.
+    # docs/rules.md#the-match, docs/variants.md#tiles: a tie for the lead adds another hand.
     if not finished or len(leaders) > 1:
         return False, None
     return True, leaders[0]

@@ -1,4 +1,4 @@
-"""Seating by the draw (classic.md §1)."""
+"""Seating by the draw (docs/rules.md#players-sides-and-seats)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def draw_strength(card: Card) -> tuple[int, int]:
 def draw_cards(seed_hex: str, players: int) -> list[Card]:
     """The card each player (in invitation order) draws from a deck shuffled by ``seed_hex``.
 
-    A joker, or a card identical to one already drawn, is redrawn (classic.md §1).
+    A joker, or a card identical to one already drawn, is redrawn (docs/rules.md, seating).
     """
     deck = shuffle(seed_hex, canonical_deck(2, 4))
     drawn: list[Card] = []

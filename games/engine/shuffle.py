@@ -1,4 +1,4 @@
-"""The verifiable shuffle (fair-shuffle.md).
+"""The verifiable shuffle (docs/fair-shuffle.md).
 
 Run ``python -m games.engine.shuffle SEED --variant V`` to print the shuffled
 deck, top card first, on one line.
@@ -72,7 +72,7 @@ def shuffled_deck(seed_hex: str, variant: str) -> list[Card]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine.shuffle",
-        description="Print the deck shuffled from SEED (fair-shuffle.md), top card first.",
+        description="Print the deck shuffled from SEED (docs/fair-shuffle.md), top card first.",
     )
     parser.add_argument("seed", help="64 hex characters")
     parser.add_argument("--variant", default="classic", help=f"one of {', '.join(VARIANTS)}")

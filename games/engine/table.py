@@ -1,4 +1,4 @@
-"""The state of one hand: Table JSON (table-json.md) in and out, and its checks."""
+"""The state of one hand: Table JSON (docs/formats.md) in and out, and its checks."""
 
 from __future__ import annotations
 

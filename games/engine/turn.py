@@ -43,7 +43,7 @@ def illegal(code: str, message: str) -> IllegalActionError:
 
 
 def minimum(t: Table, side: int) -> int:
-    """The side's initial-meld minimum now, 0 once it has melded (classic.md §8)."""
+    """The side's initial-meld minimum now, 0 once it has melded (docs/rules.md#the-initial-meld)."""
     if t.melds[side]:
         return 0
     return t.rules.minimum_for_score(t.scores[side])

@@ -1,4 +1,4 @@
-"""The four rule sets the product serves (classic.md, variants.md)."""
+"""The four rule sets the product serves (docs/rules.md, docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ TARGET = Option(
     kind="int",
     minimum=100,
     maximum=100000,
-    help="points that end the match (classic.md §12)",
+    help="points that end the match",
 )
 
 CLASSIC = RuleSet(
@@ -48,7 +48,7 @@ CLASSIC = RuleSet(
             "ask_partner",
             False,
             kind="bool",
-            help='"may I go out?": the partner\'s yes/no binds (classic.md §13)',
+            help='"may I go out?": the partner\'s yes/no binds',
         ),
     ),
     minimum_for_score=_minimum_from(((0, 15), (1500, 50), (3000, 90), (INF, 120))),
@@ -95,7 +95,7 @@ PARTY = RuleSet(
             kind="int",
             minimum=100,
             maximum=100000,
-            help="the match ends when a side has more than this (variants.md, party)",
+            help="the match ends when a side has more than this",
         ),
     ),
     minimum_for_score=_minimum_from(((1500, 50), (3000, 90), (INF, 120))),

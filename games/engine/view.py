@@ -1,4 +1,4 @@
-"""Player views (table-json.md, "Player view JSON"): what one seat may see."""
+"""Player views (docs/formats.md#player-view-json-what-one-seat-may-see): what one seat may see."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ _TILE_NUMBERS = {"A": "1", "T": "10", "J": "11", "Q": "12", "K": "13"}
 
 
 def tile_name(card: Card) -> str:
-    """A tile as people call it (variants.md, tiles): "7 red", "1 blue", "joker"."""
+    """A tile as people call it (docs/variants.md#tiles): "7 red", "1 blue", "joker"."""
     if card == JOKER:
         return "joker"
     number = _TILE_NUMBERS.get(card[0], card[0])

@@ -1,6 +1,6 @@
 """The command language of email replies (and of any text box that wants it).
 
-`parse_commands(text, view)` turns a reply into engine actions (table-json.md, "Actions")
+`parse_commands(text, view)` turns a reply into engine actions (docs/formats.md#actions)
 and service commands; `format_action(action, variant)` writes an action back as the command
 that produces it; `help_text(variant)` is the plain-text help that every turn email carries.
 Pure: standard library and `games.engine` only.
@@ -109,7 +109,7 @@ class Command:
 
     line: str  # the command as written (one ``;`` segment of a line, trimmed)
     line_number: int  # 1-based, in the text given to parse_commands
-    action: ActionJSON | None = None  # table-json.md action
+    action: ActionJSON | None = None  # docs/formats.md action
     service: str | None = None  # "resign", "status" or "help"
 
     @property

@@ -1,6 +1,6 @@
 """The table as one seat sees it, for the turn email: plain text (and a simple HTML part).
 
-Input is the Player view JSON (table-json.md, docs/engine-notes.md): nothing here can show a
+Input is the Player view JSON (docs/formats.md, docs/engine-notes.md): nothing here can show a
 card the view does not hold. ``legal`` is `LegalActions.to_json()` for the same seat; its
 actions are written as the commands that make them (`commands.format_action`).
 

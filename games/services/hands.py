@@ -1,4 +1,4 @@
-"""Dealing and finishing hands: the verifiable shuffle's seed and commitment (fair-shuffle.md).
+"""Dealing and finishing hands: the verifiable shuffle's seed and commitment (docs/fair-shuffle.md).
 
 Each hand gets a fresh seed from the OS CSPRNG; its commitment is public from the deal on and
 the seed is revealed (in /hands/ and the move log) only once the hand is over.

@@ -213,7 +213,7 @@ def game_leave(*, game_id: UUID | str, user: Any) -> Game:
 
 
 def _seat_numbers(game: Game, players_in_order: list[Seat]) -> list[int]:
-    """Seat number for each player, given in join order (classic.md §1)."""
+    """Seat number for each player, given in join order (docs/rules.md#players-sides-and-seats)."""
     method = game.options.get("seating", "draw")
     count = len(players_in_order)
     if method == "invitation":
@@ -245,7 +245,7 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     game.turn_seat = table.turn
     # Seats were just numbered (and one may be new): read them afresh for the clock and mail.
     getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
-    # An email player who starts the game gets the forced draw too (README "Play by email").
+    # An email player who starts the game gets the forced draw too (docs/play-by-email.md#the-forced-draw).
     table, auto_drew = auto_draw_first_turn(game=game, state=state, table=table, now=now)
     clock_restart(game=game, now=now)
     notify_turn(game=game, table=table, move_seq=game.last_seq, auto_drew=auto_drew)

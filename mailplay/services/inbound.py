@@ -1,5 +1,5 @@
-"""One received email, from raw bytes to an applied move and an answer (README.md, "Play by
-email").
+"""One received email, from raw bytes to an applied move and an answer
+(docs/play-by-email.md).
 
 The checks, in order: mail sent by machines (auto-replies, bounces, delivery reports) is
 ignored; the reply address must hold a known token; the From must be one clear address

@@ -1,4 +1,4 @@
-"""After a partner's binding "yes" (classic.md §13), every bot goes out legally.
+"""After a partner's binding "yes" (docs/rules.md, "May I go out?"), every bot goes out legally.
 
 The engine accepts "may I go out?" only when a way out exists and, after a yes,
 refuses any meld that would leave none (laying.py), so `find_going_out` on the

@@ -2,7 +2,7 @@
 
 Written directly from ``docs/fair-shuffle.md`` (seed, commitment,
 HMAC-SHA256 counter stream, rejection sampling, Fisher-Yates from the end)
-and the deck sizes in ``classic.md`` section 2 and ``variants.md``.
+and the deck sizes in ``docs/rules.md`` ("Cards and their values") and ``docs/variants.md``.
 
 Standard library only; it deliberately imports nothing from ``games`` so that
 it can serve as an independent check of the engine.
@@ -26,7 +26,7 @@ JOKER: str = "JK"
 
 # variant -> (number of 52-card packs, number of jokers)
 DECKS: dict[str, tuple[int, int]] = {
-    "classic": (2, 4),  # 108 cards (classic.md section 2)
+    "classic": (2, 4),  # 108 cards (docs/rules.md#cards-and-their-values)
     "family": (2, 4),  # 108 cards, as classic
     "party": (2, 6),  # 110 cards: two packs and 6 jokers
     "tiles": (2, 2),  # 106 tiles: two copies of 1-13 in four colours, 2 jokers

@@ -1,4 +1,4 @@
-"""Dealing, seating, views, events and the match (classic.md §1, §3, §12; variants.md)."""
+"""Dealing, seating, views, events and the match (docs/rules.md: seats, deal, match; docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_the_dealer_rotates_to_the_left():
 
 
 def test_seating_by_the_draw_puts_the_two_highest_together():
-    # classic.md §1: A high ... 2 low, ties by suit S > H > D > C.
+    # docs/rules.md#players-sides-and-seats: A high ... 2 low, ties by suit S > H > D > C.
     assert seats_by_draw(["KS", "AS", "2C", "KH"], 2) == [2, 0, 3, 1]
     assert seats_by_draw(["5C", "5S"], 2) == [1, 0]
     seats = seats_by_draw(["4C", "AS", "KD", "9H", "QS", "JD"], 3)

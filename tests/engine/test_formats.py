@@ -1,4 +1,4 @@
-"""Card codes, Table JSON and actions (table-json.md) in both directions."""
+"""Card codes, Table JSON and actions (docs/formats.md) in both directions."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ def test_it_plays_whole_matches_and_replays_them_from_seeds_and_actions(
     assert list(last.totals).count(max(last.totals)) == 1, "a tie never ends the match"
     for record in match.hands:
         assert record.result is not None
-    # Dealers rotate (classic.md §1) and scores carry over.
+    # Dealers rotate (docs/rules.md#players-sides-and-seats) and scores carry over.
     replay = Match.replay(
         variant,
         players,

@@ -6,7 +6,7 @@ everything that left the server because of it and checks, per recipient:
 - no card the recipient could not see at the table, before or after that action (a multiset
   check: classic deals two decks, so "7H" may be in my hand and in yours);
 - no seed of a hand in progress (the shuffle commitment is public, the seed only once the hand
-  is over, fair-shuffle.md);
+  is over, docs/fair-shuffle.md);
 - no reply token but the recipient's own (a reply address is a credential, mailplay/);
 - and the log records hold no seed and no token at all.
 

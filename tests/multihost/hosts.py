@@ -190,7 +190,7 @@ class Lan:
     def host(self, name: str) -> Host:
         address = f"{NETWORK}.{11 + len(self.hosts)}"
         host = Host(name, address, self.root / name)
-        # A checkout's writable var/ (README "Deployment"): the beat schedule and the like.
+        # A checkout's writable var/ (docs/deployment.md): the beat schedule and the like.
         (host.disk / "var").mkdir(parents=True)
         self.hosts[name] = host
         namespace = host.namespace

@@ -1,4 +1,4 @@
-"""Tables laid out by hand for the game page tests (Table JSON, table-json.md).
+"""Tables laid out by hand for the game page tests (Table JSON, docs/formats.md).
 
 The cast's 4-player game seats alice 0, carol 1, bob 2, dave 3 (tests/game_fixtures.py):
 alice and bob are side 0, carol and dave side 1.

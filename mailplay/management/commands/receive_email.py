@@ -1,5 +1,5 @@
 """Feed received mail to play by email: one message on standard input (an MTA pipe), or every
-new message of a Maildir (README.md, "Play by email").
+new message of a Maildir (docs/play-by-email.md#receiving-mail).
 
 Exit status: 0 whenever the mail was dealt with, also when it was ignored or refused (the
 player gets an answer where one is due; an MTA must not bounce it), 75 (EX_TEMPFAIL) when
