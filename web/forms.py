@@ -11,8 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import formats
+from django.utils.translation import get_language, gettext_lazy, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from api.validators import LATEST_DATE
 from games import engine
@@ -124,6 +124,7 @@ class SignupForm(UserCreationForm):
     language = forms.ChoiceField(
         label=gettext_lazy("Language"),
         choices=language_choices,
+        required=False,
         help_text=gettext_lazy("The pages and your emails are written in it."),
     )
     # Filled in by the browser (its time zone); empty: the language's main country.
@@ -132,6 +133,10 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_language(self) -> str:
+        # Left out (an old form, a script): the language the page was shown in.
+        return self.cleaned_data.get("language") or (get_language() or "en").split("-")[0]
 
     def chosen_time_zone(self) -> str:
         chosen = self.cleaned_data.get("time_zone") or ""

@@ -34,6 +34,16 @@ BOT_NAMES = {
 }
 
 
+# How a game ended (games.models.EndReason), for the lobby's list.
+END_REASONS = {
+    "match_over": _lazy("the match was played to its end"),
+    "resigned": _lazy("a side resigned"),
+    "aborted": _lazy("called off before the first move"),
+    "cancelled": _lazy("every player left before the start"),
+    "forfeit": _lazy("a side ran out of time"),
+}
+
+
 def _titles() -> dict[str, str]:
     return {v["name"]: variant_title(v) for v in engine.list_variants()}
 
@@ -81,6 +91,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         scores = scores_text(summary["totals"], labels)
     return {
         "scores": scores,
+        "end_reason": str(END_REASONS.get(game.end_reason or "", "")),
         "game": game,
         "summary": summary,
         "title": titles.get(game.variant, game.variant),
