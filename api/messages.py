@@ -544,6 +544,23 @@ PATTERNS: list[Pattern] = [
         _fmt(_("The credentials were not accepted.")),
     ),
     _p("permission_denied", r".*", _fmt(_("Not allowed."))),
+    # --- third-party clients (clients/): webhooks and event feeds ---
+    _p(
+        "too_many_webhooks",
+        r"At most (?P<limit>\d+) webhooks per account\.",
+        _fmt(_("At most %(limit)s webhooks per account."), limit="limit"),
+    ),
+    _p(
+        "too_many_open_feeds",
+        r"You already have (?P<limit>\d+) event streams.*",
+        _fmt(
+            _(
+                "You already have %(limit)s event streams or waiting requests open. Close one, "
+                "or wait for one to end, before opening another."
+            ),
+            limit="limit",
+        ),
+    ),
 ]
 
 # For a message without a pattern, in a language other than English: what its kind of error
@@ -563,6 +580,10 @@ GENERAL_BY_CODE = {
     "wrong_phase": _("That is not possible at this point of the turn."),
     "cannot_go_out": _("You may not go out now."),
     "card_not_in_hand": _("You do not hold these cards."),
+    "invalid_kinds": _("Choose at least one kind of event."),
+    "unsafe_url": _("This address cannot receive webhooks from this server."),
+    "invalid_request": _("The request is invalid: see details."),
+    "malformed_request": _("The request could not be read."),
 }
 
 

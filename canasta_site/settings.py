@@ -241,8 +241,6 @@ LANGUAGE_CODE = "en"
 # What the service speaks (notifications.models.Language holds the same codes). Catalogues
 # live in each app's locale/ directory, compiled .mo files committed (docs/i18n.md).
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("is", "Íslenska")]
-# Site-wide strings that belong to no app (Django's own pages, the language names).
-LOCALE_PATHS = [BASE_DIR / "canasta_site" / "locale"]
 # The visitor's choice from the language switcher lives in this cookie (Django's set_language).
 LANGUAGE_COOKIE_NAME = "canasta_language"
 LANGUAGE_COOKIE_SAMESITE = "Lax"

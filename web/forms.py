@@ -11,7 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import formats
-from django.utils.translation import get_language, gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from api.validators import LATEST_DATE
@@ -35,11 +36,16 @@ BOT_LEVELS = [
 
 
 def _hours(count: int) -> Any:
-    return ngettext_lazy("%(count)s hour", "%(count)s hours", count) % {"count": count}
+    # Lazy as a whole: the sentence is chosen when a page is drawn, in the reader's language.
+    return lazy(
+        lambda: ngettext("%(count)s hour", "%(count)s hours", count) % {"count": count}, str
+    )()
 
 
 def _days(count: int) -> Any:
-    return ngettext_lazy("%(count)s day", "%(count)s days", count) % {"count": count}
+    return lazy(
+        lambda: ngettext("%(count)s day", "%(count)s days", count) % {"count": count}, str
+    )()
 
 
 TURN_TIMES = [
@@ -229,7 +235,7 @@ class GameCreateForm(forms.Form):
         self.fields["variant"].initial = self.variants[0]["name"]
         counts = sorted({n for v in self.variants for n in v["players"]})
         self.fields["players"].choices = [
-            (n, pgettext_lazy("count", "%(count)s players") % {"count": n}) for n in counts
+            (n, pgettext("count", "%(count)s players") % {"count": n}) for n in counts
         ]
         self.fields["bots"].choices = [(n, str(n)) for n in range(max(counts))]
         for variant in self.variants:

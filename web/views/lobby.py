@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from api.presenters import game_summary, viewer_seat
@@ -28,19 +28,19 @@ FINISHED_SHOWN = 10
 
 
 BOT_NAMES = {
-    "basic": _lazy("basic bot"),
-    "strong": _lazy("strong bot"),
-    "random": _lazy("random bot"),
+    "basic": gettext_lazy("basic bot"),
+    "strong": gettext_lazy("strong bot"),
+    "random": gettext_lazy("random bot"),
 }
 
 
 # How a game ended (games.models.EndReason), for the lobby's list.
 END_REASONS = {
-    "match_over": _lazy("the match was played to its end"),
-    "resigned": _lazy("a side resigned"),
-    "aborted": _lazy("called off before the first move"),
-    "cancelled": _lazy("every player left before the start"),
-    "forfeit": _lazy("a side ran out of time"),
+    "match_over": gettext_lazy("the match was played to its end"),
+    "resigned": gettext_lazy("a side resigned"),
+    "aborted": gettext_lazy("called off before the first move"),
+    "cancelled": gettext_lazy("every player left before the start"),
+    "forfeit": gettext_lazy("a side ran out of time"),
 }
 
 
