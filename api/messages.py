@@ -507,6 +507,21 @@ PATTERNS: list[Pattern] = [
         _fmt(_("The request is invalid: see details.")),
     ),
     _p(
+        "invalid_request",
+        r"Send expected_version in the body or the game's ETag as If-Match\.",
+        _fmt(_("Send expected_version in the body or the game's ETag as If-Match.")),
+    ),
+    _p(
+        "invalid_request",
+        r"expected_version and If-Match name different versions\.",
+        _fmt(_("expected_version and If-Match name different versions.")),
+    ),
+    _p(
+        "invalid_request",
+        r"If-Match must be this game's ETag or a version number\.",
+        _fmt(_("If-Match must be this game's ETag or a version number.")),
+    ),
+    _p(
         "invalid_time_zone",
         r".*",
         _fmt(_("Not a time zone name this server knows (e.g. Europe/Berlin).")),
