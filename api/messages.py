@@ -553,12 +553,21 @@ PATTERNS: list[Pattern] = [
         _fmt(_("The server failed to answer; the error is logged.")),
     ),
     _p("not_authenticated", r".*", _fmt(_("Please sign in: no credentials were given."))),
+    _p("permission_denied", r"Not allowed\.", _fmt(_("Not allowed."))),
     _p(
-        "authentication_failed",
-        r".*",
-        _fmt(_("The credentials were not accepted.")),
+        "permission_denied",
+        r"This token lacks the '(?P<scope>\w+)' scope \(it has: (?P<scopes>.*)\)\.",
+        _fmt(
+            _("This token lacks the '%(scope)s' scope (it has: %(scopes)s)."),
+            scope="scope",
+            scopes="scopes",
+        ),
     ),
-    _p("permission_denied", r".*", _fmt(_("Not allowed."))),
+    _p(
+        "permission_denied",
+        r"Manage tokens with your session or account token, not a personal token\.",
+        _fmt(_("Manage tokens with your session or account token, not a personal token.")),
+    ),
     # --- third-party clients (clients/): webhooks and event feeds ---
     _p(
         "too_many_webhooks",
@@ -596,6 +605,7 @@ GENERAL_BY_CODE = {
     "cannot_go_out": _("You may not go out now."),
     "card_not_in_hand": _("You do not hold these cards."),
     "invalid_kinds": _("Choose at least one kind of event."),
+    "authentication_failed": _("The credentials were not accepted."),
     "unsafe_url": _("This address cannot receive webhooks from this server."),
     "invalid_request": _("The request is invalid: see details."),
     "malformed_request": _("The request could not be read."),

@@ -245,6 +245,8 @@ LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("is", "Íslenska")]
 LANGUAGE_COOKIE_NAME = "canasta_language"
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# Formats Django's locales lack (Icelandic dates with times): canasta_site/formats/.
+FORMAT_MODULE_PATH = ["canasta_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
