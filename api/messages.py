@@ -91,14 +91,28 @@ def _fmt(message: Any, **names: str) -> Callable[[dict[str, Any]], str]:
 
 
 def _too_few(parts: dict[str, Any]) -> str:
+    # Fewer than three cards: one or two (none is refused before as an empty meld).
     count = len(parts["codes"])
     if count == 0:
         return gettext("A meld needs at least three cards.")
-    return ngettext(
-        "The %(cards)s alone is no meld: a meld needs at least three cards.",
-        "The %(cards)s are only %(count)s cards: a meld needs at least three.",
-        count,
-    ) % {"cards": parts["cards"], "count": count}
+    if count == 1:
+        return gettext("The %(card)s alone is no meld: a meld needs at least three cards.") % {
+            "card": parts["cards"]
+        }
+    return gettext("The %(cards)s are only two cards: a meld needs at least three.") % {
+        "cards": parts["cards"]
+    }
+
+
+def _sizes_text(sizes: str) -> str:
+    """ "3 or 4" (the engine's English) in the active language."""
+    numbers = sizes.split(" or ")
+    if len(numbers) == 1:
+        return numbers[0]
+    return gettext("%(first)s or %(last)s") % {
+        "first": ", ".join(numbers[:-1]),
+        "last": numbers[-1],
+    }
 
 
 def _going_out(parts: dict[str, Any]) -> str:
@@ -625,7 +639,7 @@ def _parts(match: re.Match[str], variant: str) -> dict[str, Any]:
         elif name == "rank":
             parts["rank"] = rank_text(value)
         elif name == "sizes":
-            parts["sizes_text"] = value.replace(" or ", " / ")
+            parts["sizes_text"] = _sizes_text(value)
         else:
             parts[name] = value
     return parts

@@ -139,9 +139,9 @@ def test_an_engine_refusal_names_the_cards_in_the_callers_language(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", "The Q♠ and Q♦ are only 2 cards: a meld needs at least three."),
-        ("de", "Die Karten Q♠ und Q♦ sind nur 2: Eine Meldung braucht mindestens drei."),
-        ("is", "Spilin Q♠ og Q♦ eru aðeins 2: sögn þarf að minnsta kosti þrjú spil."),
+        ("en", "The Q♠ and Q♦ are only two cards: a meld needs at least three."),
+        ("de", "Die Karten Q♠ und Q♦ sind nur zwei: Eine Meldung braucht mindestens drei."),
+        ("is", "Spilin Q♠ og Q♦ eru aðeins tvö: sögn þarf að minnsta kosti þrjú spil."),
     ],
 )
 def test_refusals_are_sentences_for_people(lang: str, expected: str) -> None:
