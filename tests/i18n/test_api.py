@@ -182,3 +182,28 @@ def test_cards_are_joined_as_people_list_them() -> None:
         assert cards_text(["QS", "QD", "2C"]) == "Q♠, Q♦ und 2♣"
     with translation.override("en"):
         assert cards_text(["TH"]) == "10♥"
+
+
+def test_an_account_made_through_the_api_takes_the_requests_language() -> None:
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE="is-IS,is;q=0.9")
+    body = {"username": "gudrun", "password": "kanasta-spil-2026"}
+    assert (
+        anonymous.post("/api/v1/auth/register/", body, content_type="application/json").status_code
+        == 201
+    )
+    preference = NotificationPreference.objects.get(user__username="gudrun")
+    assert (preference.language, preference.time_zone) == ("is", "UTC")
+    chosen = {
+        "username": "jorg",
+        "password": "kanasta-spiel-2026",
+        "language": "de",
+        "time_zone": "Europe/Vienna",
+    }
+    assert (
+        anonymous.post(
+            "/api/v1/auth/register/", chosen, content_type="application/json"
+        ).status_code
+        == 201
+    )
+    preference = NotificationPreference.objects.get(user__username="jorg")
+    assert (preference.language, preference.time_zone) == ("de", "Europe/Vienna")
