@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.functional import lazy
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
@@ -333,8 +333,8 @@ class LocaleForm(forms.Form):
 
 
 class AbsenceForm(forms.Form):
-    """A vacation in whole days (UTC): from the start of ``starts`` (today: from now) to the
-    start of ``returns``."""
+    """A vacation in whole days of the reader's time zone: from the start of ``starts``
+    (today: from now) to the start of ``returns``."""
 
     starts = forms.DateField(
         required=False,
@@ -345,7 +345,7 @@ class AbsenceForm(forms.Form):
     returns = forms.DateField(
         label=gettext_lazy("Back on"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text=gettext_lazy("Days in UTC."),
+        help_text=gettext_lazy("Days in your time zone (Settings)."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -362,14 +362,16 @@ class AbsenceForm(forms.Form):
         return data
 
     def interval(self, now: datetime) -> tuple[datetime | None, datetime]:
+        """Midnight to midnight in the reader's time zone (the one the page is shown in)."""
+        zone = timezone.get_current_timezone()
         starts: date | None = self.cleaned_data.get("starts")
         returns: date = self.cleaned_data["returns"]
         start = None
-        if starts is not None and starts > now.astimezone(UTC).date():
-            start = datetime.combine(starts, time(0), tzinfo=UTC)
-        end = datetime.combine(returns, time(0), tzinfo=UTC)
+        if starts is not None and starts > now.astimezone(zone).date():
+            start = datetime.combine(starts, time(0), tzinfo=zone)
+        end = datetime.combine(returns, time(0), tzinfo=zone)
         return start, end
 
 
 def tomorrow(now: datetime) -> date:
-    return now.astimezone(UTC).date() + timedelta(days=1)
+    return now.astimezone(timezone.get_current_timezone()).date() + timedelta(days=1)

@@ -171,3 +171,24 @@ def test_a_refusal_on_a_page_is_in_the_readers_language(users: Any, browser_for:
     answer = client.post("/games/new/", form)
     assert answer.status_code == 400
     assert "Es gibt keinen Spieler mit dem Benutzernamen niemand." in answer.content.decode()
+
+
+def test_a_vacation_is_planned_in_whole_days_of_the_users_zone(
+    users: Any, browser_for: Any
+) -> None:
+    from datetime import datetime
+
+    from notifications.models import Absence
+
+    client = browser_for("alice", language="de", time_zone="Europe/Berlin")
+    today = timezone.now().astimezone(ZoneInfo("Europe/Berlin")).date()
+    starts, returns = today + timedelta(days=10), today + timedelta(days=12)
+    answer = client.post(
+        "/settings/",
+        {"form": "absence", "starts": starts.isoformat(), "returns": returns.isoformat()},
+    )
+    assert answer.status_code == 302
+    absence = Absence.objects.get(user=users["alice"])
+    berlin = ZoneInfo("Europe/Berlin")
+    assert absence.starts_at == datetime(starts.year, starts.month, starts.day, tzinfo=berlin)
+    assert absence.ends_at == datetime(returns.year, returns.month, returns.day, tzinfo=berlin)
