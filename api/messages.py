@@ -316,6 +316,11 @@ PATTERNS: list[Pattern] = [
     ),
     _p(
         "invalid_meld",
+        r"(?P<rank>\S+) is not a meld rank",
+        _fmt(_("There are no melds of %(rank)s."), rank="rank"),
+    ),
+    _p(
+        "invalid_meld",
         r"cards of another rank in the (?P<rank>\S+) meld: (?P<cards>.*)",
         _fmt(
             _("The %(cards)s do not all belong to the meld of %(rank)s."),
