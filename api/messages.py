@@ -541,6 +541,53 @@ PATTERNS: list[Pattern] = [
         _fmt(_("If-Match must be this game's ETag or a version number.")),
     ),
     _p(
+        "unknown_variant",
+        r"Unknown variant .*",
+        _fmt(_("There is no such variant of Canasta here.")),
+    ),
+    _p(
+        "invalid_players",
+        r"(?P<title>.+) is played by (?P<counts>[\d, ]+) players\.",
+        _fmt(_("This variant is played by %(counts)s players."), counts="counts"),
+    ),
+    _p(
+        "invalid_time_control",
+        r"Unknown timeout policy .*",
+        _fmt(_("There is no such rule for when the time runs out.")),
+    ),
+    _p("invalid_bots", r"Unknown bot level .*", _fmt(_("There is no such bot level."))),
+    _p("invalid_request", r"actions must not be empty\.", _fmt(_("Send at least one move."))),
+    _p(
+        "invalid_request",
+        r"At most (?P<count>\d+) actions per request\.",
+        _fmt(_("At most %(count)s moves per request."), count="count"),
+    ),
+    _p(
+        "idempotency_key_reused",
+        r".*",
+        _fmt(_("This Idempotency-Key was used for a different request.")),
+    ),
+    _p(
+        "request_in_progress",
+        r".*",
+        _fmt(_("A request with this Idempotency-Key is still being processed; retry shortly.")),
+    ),
+    _p(
+        "invalid_absence",
+        r"starts_at and ends_at need a time zone\.",
+        _fmt(_("starts_at and ends_at need a time zone.")),
+    ),
+    _p(
+        "invalid_scopes",
+        r".*",
+        _fmt(_("Choose what the token may do: read, play, or both.")),
+    ),
+    _p(
+        "request_too_large",
+        r"The request body is larger than (?P<limit>\d+) bytes\.",
+        _fmt(_("The request body is larger than %(limit)s bytes."), limit="limit"),
+    ),
+    _p(
         "invalid_time_zone",
         r".*",
         _fmt(_("Not a time zone name this server knows (e.g. Europe/Berlin).")),
