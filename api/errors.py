@@ -18,12 +18,16 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.messages import error_message, message_for, request_language
+from games.models import Game
 from games.services.errors import ErrorKind, GameError
 
 logger = logging.getLogger(__name__)
@@ -102,7 +106,10 @@ def _database_unavailable(exc: Exception) -> Response:
     return Response(
         error_body(
             "service_unavailable",
-            "The database is unavailable; nothing was changed. Retry after the time given.",
+            message_for(
+                "service_unavailable",
+                "The database is unavailable; nothing was changed. Retry after the time given.",
+            ),
             {"retry_after": DATABASE_RETRY_AFTER_SECONDS},
         ),
         status=status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -110,12 +117,45 @@ def _database_unavailable(exc: Exception) -> Response:
     )
 
 
+def _caller_language(context: dict[str, Any]) -> str:
+    """The language of the error's message: api.messages.request_language."""
+    request = context.get("request")
+    if request is None:
+        return translation.get_language() or settings.LANGUAGE_CODE
+    try:
+        user = request.user
+        session = isinstance(request.successful_authenticator, SessionAuthentication)
+    except exceptions.APIException:  # the credentials themselves were refused
+        user, session = None, False
+    return request_language(getattr(request, "_request", request), user, session=session)
+
+
+def _variant(context: dict[str, Any]) -> str:
+    """The game's variant, so that a refusal names its cards (or tiles) as the game does."""
+    game_id = (context.get("kwargs") or {}).get("game_id")
+    if game_id is None:
+        return "classic"
+    variant = Game.objects.filter(pk=game_id).values_list("variant", flat=True).first()
+    return variant or "classic"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every API error in the one shape; its `message` in the caller's language (the code
+    and the details stay as they are: programs read those)."""
     if isinstance(exc, (OperationalError, InterfaceError)):
         return _database_unavailable(exc)
+    with translation.override(_caller_language(context)):
+        response = _error_response(exc, context)
+        if response is not None:
+            response["Content-Language"] = translation.get_language()
+        return response
+
+
+def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
+        variant = _variant(context) if exc.kind is ErrorKind.ILLEGAL else "classic"
         return Response(
-            error_body(exc.code, _shortened(exc.message), exc.details),
+            error_body(exc.code, _shortened(error_message(exc, variant)), exc.details),
             status=STATUS_BY_KIND[exc.kind],
         )
     if isinstance(exc, Http404):
@@ -129,7 +169,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None  # a bug: Django's handler500 (server_error below) answers
     assert isinstance(exc, exceptions.APIException)
-    response.data = error_body(*_describe(exc))
+    code, message, details = _describe(exc)
+    response.data = error_body(code, _shortened(message_for(code, message)), details)
     return response
 
 
@@ -170,7 +211,8 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonRespon
             match = None
         if match is not None and match.func is not api_not_found:
             details["hint"] = "API paths end with a slash: " + request.path + "/"
-    return JsonResponse(error_body("not_found", "No such API endpoint.", details), status=404)
+    message = message_for("not_found", "No such API endpoint.")
+    return JsonResponse(error_body("not_found", message, details), status=404)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -181,7 +223,8 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
-        body = error_body("server_error", "The server failed to answer; the error is logged.")
+        message = "The server failed to answer; the error is logged."
+        body = error_body("server_error", message_for("server_error", message))
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
 
@@ -198,5 +241,6 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse(error_body("permission_denied", "Not allowed."), status=403)
+        message = message_for("permission_denied", "Not allowed.")
+        return JsonResponse(error_body("permission_denied", message), status=403)
     return defaults.permission_denied(request, exception)

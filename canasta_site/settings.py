@@ -70,10 +70,16 @@ MIDDLEWARE = [
     # itself in development.
     "canasta_site.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of the answer (docs/i18n.md): after the session (a visitor's switcher
+    # choice), before CommonMiddleware (Django's documented order).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A signed-in user's language and time zone preferences win over the browser's (needs
+    # request.user, so after AuthenticationMiddleware).
+    "web.middleware.UserLocaleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -90,6 +96,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
             ],
         },
     },
@@ -231,8 +239,14 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 # What the service speaks (notifications.models.Language holds the same codes). Catalogues
-# live in each app's locale/ directory.
+# live in each app's locale/ directory, compiled .mo files committed (docs/i18n.md).
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("is", "Íslenska")]
+# The visitor's choice from the language switcher lives in this cookie (Django's set_language).
+LANGUAGE_COOKIE_NAME = "canasta_language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# Formats Django's locales lack (Icelandic dates with times): canasta_site/formats/.
+FORMAT_MODULE_PATH = ["canasta_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -340,7 +354,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "lobby", "description": "Create, find, join and leave tables."},
         {"name": "play", "description": "The game as your seat sees it; your moves."},
         {"name": "log", "description": "The move log and the hands' seeds and commitments."},
-        {"name": "me", "description": "Your email preferences and absences (vacations)."},
+        {
+            "name": "me",
+            "description": "Your preferences (email, language, time zone) and absences.",
+        },
         {"name": "events", "description": "Your event feed: long-poll or server-sent events."},
         {"name": "webhooks", "description": "Signed HTTP callbacks for your events."},
         {"name": "tokens", "description": "Personal API tokens with scopes (read, play)."},

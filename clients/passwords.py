@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from clients.services.tokens import account_tokens_revoke
 
 
@@ -24,7 +26,7 @@ class RevokeAccountTokens:
 
     def get_help_text(self) -> str:
         # Shown with the password rules: the one place a user reads before changing it.
-        return (
+        return gettext(
             "Changing your password signs out every program that signed in with your "
             "password (account tokens); personal tokens keep working until you revoke them."
         )

@@ -3,45 +3,150 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import formats, timezone
+from django.utils.functional import lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from api.validators import LATEST_DATE
 from games import engine
 from games.models import TimeoutPolicy
 from notifications.models import EmailMode
+from notifications.services.preferences import time_zone_names
+from web.variants import (
+    choice_label,
+    option_help,
+    option_label,
+    variant_summary,
+    variant_title,
+)
 
 BOT_LEVELS = [
-    ("basic", "basic — a careful beginner"),
-    ("strong", "strong — plans ahead"),
-    ("random", "random — any legal move"),
+    ("basic", gettext_lazy("basic — a careful beginner")),
+    ("strong", gettext_lazy("strong — plans ahead")),
+    ("random", gettext_lazy("random — any legal move")),
 ]
+
+
+def _hours(count: int) -> Any:
+    # Lazy as a whole: the sentence is chosen when a page is drawn, in the reader's language.
+    return lazy(
+        lambda: ngettext("%(count)s hour", "%(count)s hours", count) % {"count": count}, str
+    )()
+
+
+def _days(count: int) -> Any:
+    return lazy(
+        lambda: ngettext("%(count)s day", "%(count)s days", count) % {"count": count}, str
+    )()
+
+
 TURN_TIMES = [
-    ("", "no time limit"),
-    (str(3600), "1 hour"),
-    (str(12 * 3600), "12 hours"),
-    (str(86400), "1 day"),
-    (str(2 * 86400), "2 days"),
-    (str(3 * 86400), "3 days"),
-    (str(5 * 86400), "5 days"),
-    (str(7 * 86400), "7 days"),
-    (str(14 * 86400), "14 days"),
+    ("", gettext_lazy("no time limit")),
+    (str(3600), _hours(1)),
+    (str(12 * 3600), _hours(12)),
+    (str(86400), _days(1)),
+    (str(2 * 86400), _days(2)),
+    (str(3 * 86400), _days(3)),
+    (str(5 * 86400), _days(5)),
+    (str(7 * 86400), _days(7)),
+    (str(14 * 86400), _days(14)),
 ]
 DEFAULT_TURN_TIME = str(3 * 86400)
+TIMEOUT_POLICIES = [
+    (TimeoutPolicy.AUTOPLAY, gettext_lazy("the system draws and discards for the player")),
+    (TimeoutPolicy.FORFEIT, gettext_lazy("the side whose time ran out loses the match")),
+]
+EMAIL_MODES = [
+    (EmailMode.EVERY_TURN, gettext_lazy("an email for every turn")),
+    (EmailMode.DIGEST, gettext_lazy("one daily digest of the games waiting for you")),
+    (EmailMode.NONE, gettext_lazy("no email")),
+]
+# The zones offered first on the settings page (any IANA name may be typed).
+COMMON_TIME_ZONES = [
+    "Europe/Berlin",
+    "Europe/Vienna",
+    "Europe/Zurich",
+    "Atlantic/Reykjavik",
+    "Europe/London",
+    "Europe/Copenhagen",
+    "Europe/Oslo",
+    "Europe/Stockholm",
+    "Europe/Amsterdam",
+    "Europe/Brussels",
+    "Europe/Luxembourg",
+    "Europe/Paris",
+    "Europe/Madrid",
+    "Europe/Rome",
+    "Europe/Warsaw",
+    "Europe/Prague",
+    "Europe/Helsinki",
+    "Atlantic/Faroe",
+    "America/Godthab",
+    "UTC",
+]
+# A new account's time zone when the browser does not tell it: the language's main country.
+TIME_ZONE_BY_LANGUAGE = {"de": "Europe/Berlin", "is": "Atlantic/Reykjavik"}
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The languages, each named in itself (Deutsch, Íslenska): a reader finds their own."""
+    return [(code, name) for code, name in settings.LANGUAGES]
+
+
+class TimeZoneField(forms.CharField):
+    """An IANA time zone name; the page suggests the common ones (a datalist)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 64)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"list": "time-zones"}))
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> str:
+        name = super().clean(value).strip()
+        if name and name not in time_zone_names():
+            raise forms.ValidationError(
+                _("“%(name)s” is not a time zone name we know. Choose one from the list."),
+                params={"name": name},
+                code="invalid_time_zone",
+            )
+        return name
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        help_text="Where we tell you it is your turn (you choose how often in Settings).",
+        label=gettext_lazy("Email address"),
+        help_text=gettext_lazy(
+            "Where we tell you it is your turn (you choose how often in Settings)."
+        ),
     )
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language"),
+        choices=language_choices,
+        required=False,
+        help_text=gettext_lazy("The pages and your emails are written in it."),
+    )
+    # Filled in by the browser (its time zone); empty: the language's main country.
+    time_zone = TimeZoneField(required=False, widget=forms.HiddenInput)
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_language(self) -> str:
+        # Left out (an old form, a script): the language the page was shown in.
+        return self.cleaned_data.get("language") or (get_language() or "en").split("-")[0]
+
+    def chosen_time_zone(self) -> str:
+        chosen = self.cleaned_data.get("time_zone") or ""
+        return chosen or TIME_ZONE_BY_LANGUAGE.get(self.cleaned_data["language"], "UTC")
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -49,8 +154,8 @@ def option_field_name(variant: str, option: str) -> str:
 
 
 def _option_field(variant: str, option: dict[str, Any]) -> forms.Field:
-    label = option["name"].replace("_", " ").capitalize()
-    help_text = option.get("help", "")
+    label = option_label(option)
+    help_text = option_help(variant, option)
     if option["type"] == "bool":
         return forms.BooleanField(
             label=label, required=False, initial=option["default"], help_text=help_text
@@ -66,7 +171,7 @@ def _option_field(variant: str, option: dict[str, Any]) -> forms.Field:
         )
     return forms.ChoiceField(
         label=label,
-        choices=[(c, str(c).replace("_", " ")) for c in option["choices"]],
+        choices=[(c, choice_label(option["name"], c)) for c in option["choices"]],
         initial=option["default"],
         help_text=help_text,
         # Only the chosen variant's options are read; the others may be left out.
@@ -78,49 +183,60 @@ class GameCreateForm(forms.Form):
     """A new table. Option fields are made from engine.list_variants(), one set per variant;
     only the chosen variant's are read."""
 
-    variant = forms.ChoiceField()
-    players = forms.TypedChoiceField(coerce=int, initial=4)
+    variant = forms.ChoiceField(label=gettext_lazy("Variant"))
+    players = forms.TypedChoiceField(coerce=int, initial=4, label=gettext_lazy("Players"))
     public = forms.BooleanField(
         required=False,
         initial=True,
-        label="Public table",
-        help_text="Listed in the lobby for anyone to join and watch. A private table is seen "
-        "only by its players; share its link to invite someone.",
+        label=gettext_lazy("Public table"),
+        help_text=gettext_lazy(
+            "Listed in the lobby for anyone to join and watch. A private table is seen only by "
+            "its players; share its link to invite someone."
+        ),
     )
     bots = forms.TypedChoiceField(
         coerce=int,
         initial=0,
-        label="Bot seats",
-        help_text="Seats played by bots; the other seats are for people.",
+        label=gettext_lazy("Bot seats"),
+        help_text=gettext_lazy("Seats played by bots; the other seats are for people."),
     )
-    bot_level = forms.ChoiceField(choices=BOT_LEVELS, initial="basic", label="Bot level")
+    bot_level = forms.ChoiceField(
+        choices=BOT_LEVELS, initial="basic", label=gettext_lazy("Bot level")
+    )
     invite = forms.CharField(
         required=False,
-        label="Invite players",
-        help_text="Usernames, separated by spaces or commas: their seats are kept for them.",
+        label=gettext_lazy("Invite players"),
+        help_text=gettext_lazy(
+            "Usernames, separated by spaces or commas: their seats are kept for them."
+        ),
     )
     turn_seconds = forms.ChoiceField(
-        choices=TURN_TIMES, initial=DEFAULT_TURN_TIME, required=False, label="Time per turn"
+        choices=TURN_TIMES,
+        initial=DEFAULT_TURN_TIME,
+        required=False,
+        label=gettext_lazy("Time per turn"),
     )
     weekend_pause = forms.BooleanField(
         required=False,
         initial=False,
-        label="Pause the clock at weekends",
-        help_text="From Saturday 00:00 to Monday 00:00 UTC.",
+        label=gettext_lazy("Pause the clock at weekends"),
+        help_text=gettext_lazy("From Saturday 00:00 to Monday 00:00 UTC."),
     )
     timeout_policy = forms.ChoiceField(
-        choices=TimeoutPolicy.choices,
+        choices=TIMEOUT_POLICIES,
         initial=TimeoutPolicy.AUTOPLAY,
-        label="When the time runs out",
+        label=gettext_lazy("When the time runs out"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.variants = engine.list_variants()
-        self.fields["variant"].choices = [(v["name"], v["title"]) for v in self.variants]
+        self.fields["variant"].choices = [(v["name"], variant_title(v)) for v in self.variants]
         self.fields["variant"].initial = self.variants[0]["name"]
         counts = sorted({n for v in self.variants for n in v["players"]})
-        self.fields["players"].choices = [(n, f"{n} players") for n in counts]
+        self.fields["players"].choices = [
+            (n, pgettext("count", "%(count)s players") % {"count": n}) for n in counts
+        ]
         self.fields["bots"].choices = [(n, str(n)) for n in range(max(counts))]
         for variant in self.variants:
             for option in variant["options"]:
@@ -132,8 +248,8 @@ class GameCreateForm(forms.Form):
         return [
             {
                 "name": v["name"],
-                "title": v["title"],
-                "summary": v["summary"],
+                "title": variant_title(v),
+                "summary": variant_summary(v),
                 "players": v["players"],
                 "fields": [self[option_field_name(v["name"], o["name"])] for o in v["options"]],
             }
@@ -160,13 +276,18 @@ class GameCreateForm(forms.Form):
         players = data.get("players")
         if players is not None and players not in variant["players"]:
             counts = ", ".join(map(str, variant["players"]))
-            self.add_error("players", f"{variant['title']} is played by {counts} players.")
+            self.add_error(
+                "players",
+                _("%(variant)s is played by %(counts)s players.")
+                % {"variant": variant_title(variant), "counts": counts},
+            )
         bots = data.get("bots") or 0
         invited = len(data.get("invite") or [])
         if players is not None and bots + invited > players - 1:
             self.add_error(
                 "bots",
-                f"You take one seat: bots and invited players fill at most {players - 1}.",
+                _("You take one seat: bots and invited players fill at most %(count)s.")
+                % {"count": players - 1},
             )
         options = {}
         for option in variant["options"]:
@@ -182,33 +303,49 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = get_user_model()
         fields = ("email",)
-        help_texts = {"email": "Turn notifications and digests go here."}
+        labels = {"email": gettext_lazy("Email address")}
+        help_texts = {"email": gettext_lazy("Turn notifications and digests go here.")}
 
 
 class PreferenceForm(forms.Form):
     email_mode = forms.ChoiceField(
-        choices=EmailMode.choices, widget=forms.RadioSelect, label="Email me"
+        choices=EMAIL_MODES, widget=forms.RadioSelect, label=gettext_lazy("Email me")
     )
     digest_hour = forms.TypedChoiceField(
         coerce=int,
         choices=[(h, f"{h:02d}:00 UTC") for h in range(24)],
-        label="Daily digest at",
-        help_text="Only with the daily digest.",
+        label=gettext_lazy("Daily digest at"),
+        help_text=gettext_lazy("Only with the daily digest."),
+    )
+
+
+class LocaleForm(forms.Form):
+    """Settings: the language of pages and emails, and the time zone of the dates shown."""
+
+    language = forms.ChoiceField(label=gettext_lazy("Language"), choices=language_choices)
+    time_zone = TimeZoneField(
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "Dates and times are shown in it. Choose from the list or type a name such as "
+            "Europe/Berlin."
+        ),
     )
 
 
 class AbsenceForm(forms.Form):
-    """A vacation in whole days (UTC): from the start of ``starts`` (today: from now) to the
-    start of ``returns``."""
+    """A vacation in whole days of the reader's time zone: from the start of ``starts``
+    (today: from now) to the start of ``returns``."""
 
     starts = forms.DateField(
         required=False,
-        label="Away from",
+        label=gettext_lazy("Away from"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Leave empty to start now.",
+        help_text=gettext_lazy("Leave empty to start now."),
     )
     returns = forms.DateField(
-        label="Back on", widget=forms.DateInput(attrs={"type": "date"}), help_text="UTC dates."
+        label=gettext_lazy("Back on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=gettext_lazy("Days in your time zone (Settings)."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -217,18 +354,24 @@ class AbsenceForm(forms.Form):
         for name in ("starts", "returns"):
             day = data.get(name)
             if day is not None and day >= LATEST_DATE.date():
-                self.add_error(name, f"Please choose a day before {LATEST_DATE:%Y-%m-%d}.")
+                self.add_error(
+                    name,
+                    _("Please choose a day before %(day)s.")
+                    % {"day": formats.date_format(LATEST_DATE.date(), "DATE_FORMAT")},
+                )
         return data
 
     def interval(self, now: datetime) -> tuple[datetime | None, datetime]:
+        """Midnight to midnight in the reader's time zone (the one the page is shown in)."""
+        zone = timezone.get_current_timezone()
         starts: date | None = self.cleaned_data.get("starts")
         returns: date = self.cleaned_data["returns"]
         start = None
-        if starts is not None and starts > now.astimezone(UTC).date():
-            start = datetime.combine(starts, time(0), tzinfo=UTC)
-        end = datetime.combine(returns, time(0), tzinfo=UTC)
+        if starts is not None and starts > now.astimezone(zone).date():
+            start = datetime.combine(starts, time(0), tzinfo=zone)
+        end = datetime.combine(returns, time(0), tzinfo=zone)
         return start, end
 
 
 def tomorrow(now: datetime) -> date:
-    return now.astimezone(UTC).date() + timedelta(days=1)
+    return now.astimezone(timezone.get_current_timezone()).date() + timedelta(days=1)

@@ -29,6 +29,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name="web/password_done.html"),
         name="password_done",
     ),
+    path("language/", account.language_view, name="set_language"),
     path("settings/", account.settings_view, name="settings"),
     path("account/tokens/", tokens.tokens_view, name="tokens"),
     path("games/new/", lobby.create_view, name="create"),

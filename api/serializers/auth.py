@@ -2,6 +2,9 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from api.serializers.me import LANGUAGE_HELP, TIME_ZONE_HELP, TimeZoneField
+from notifications.models import Language
+
 
 class RegisterInSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
@@ -9,6 +12,12 @@ class RegisterInSerializer(serializers.Serializer):
     # No default: "" is not an email address, and the schema would say it is (it fails
     # openapi-spec-validator). A missing email is stored as "".
     email = serializers.EmailField(required=False, allow_blank=True)
+    language = serializers.ChoiceField(
+        choices=Language.choices,
+        required=False,
+        help_text=LANGUAGE_HELP + " Default: the request's Accept-Language, else en.",
+    )
+    time_zone = TimeZoneField(required=False, help_text=TIME_ZONE_HELP + " Default: UTC.")
 
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()

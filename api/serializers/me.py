@@ -2,12 +2,14 @@
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from api.validators import not_too_far_ahead
 from mailplay.models import AutoDraw
 from mailplay.services.autodraw import FROM_SWITCH
-from notifications.models import EmailMode
+from notifications.models import EmailMode, Language
+from notifications.services.preferences import time_zone_names
 
 EMAIL_MODE_HELP = (
     "every_turn: a mail for every turn, reminder, timeout and result; digest: one daily mail "
@@ -22,6 +24,31 @@ AUTO_DRAW_HELP = (
     "even when you could take the pile. Never on your hand's account (others see the draw). "
     "null until you have played by email (answered a turn email)."
 )
+
+
+LANGUAGE_HELP = (
+    "The language of everything the service writes to you: pages, emails, API messages (en, "
+    "de, is). Your emails' commands are read in it and in English."
+)
+TIME_ZONE_HELP = (
+    "The IANA time zone the pages and emails show dates and times in (Europe/Berlin, "
+    "Atlantic/Reykjavik, UTC)."
+)
+
+
+class TimeZoneField(serializers.CharField):
+    """An IANA time zone name this server knows (invalid_request otherwise)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=64, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        name = super().to_internal_value(data)
+        if name not in time_zone_names():
+            raise serializers.ValidationError(
+                _("Not a time zone name this server knows (e.g. Europe/Berlin).")
+            )
+        return name
 
 
 class AutoDrawField(serializers.ChoiceField):
@@ -44,6 +71,8 @@ class PreferencesSerializer(serializers.Serializer):
     auto_draw = serializers.ChoiceField(
         choices=AutoDraw.choices, allow_null=True, help_text=AUTO_DRAW_HELP
     )
+    language = serializers.ChoiceField(choices=Language.choices, help_text=LANGUAGE_HELP)
+    time_zone = serializers.CharField(help_text=TIME_ZONE_HELP)
 
 
 class PreferencesPatchInSerializer(serializers.Serializer):
@@ -58,6 +87,10 @@ class PreferencesPatchInSerializer(serializers.Serializer):
         help_text="The forced draw of play by email (only once you play by email): off, "
         "pile_closed or always (true and false still mean pile_closed and off).",
     )
+    language = serializers.ChoiceField(
+        choices=Language.choices, required=False, help_text=LANGUAGE_HELP
+    )
+    time_zone = TimeZoneField(required=False, help_text=TIME_ZONE_HELP)
 
 
 class AbsenceInSerializer(serializers.Serializer):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, update_session_auth_hash
 from django.db import transaction
+from django.utils.translation import get_language_from_request
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -32,6 +33,7 @@ from api.throttles import AuthRateThrottle, PasswordRateThrottle
 from clients.models import ApiToken
 from clients.permissions import NotWithPersonalToken, TokenScopes
 from clients.services.tokens import account_token_create, account_tokens_revoke
+from notifications.services.preferences import preference_update
 
 # Managing the account needs the account itself: a session or an account token.
 BY_PERSONAL_TOKEN = {403: error("Not with a personal token: use a session or an account token.")}
@@ -72,6 +74,12 @@ class RegisterView(APIView):
         with transaction.atomic():
             user = get_user_model().objects.create_user(
                 username=data["username"], password=data["password"], email=data.get("email", "")
+            )
+            # The language asked for, else the one the request reads in (Accept-Language).
+            preference_update(
+                user=user,
+                language=data.get("language") or get_language_from_request(request._request),
+                time_zone=data.get("time_zone"),
             )
             token, key = account_token_create(owner=user)
         return _token_response(user, token, key, status_code=status.HTTP_201_CREATED)

@@ -41,6 +41,8 @@ def _preferences(user: Any) -> dict[str, Any]:
         "email_mode": preference.email_mode,
         "digest_hour": preference.digest_hour,
         "auto_draw": auto_draw_of(user=user),
+        "language": preference.language,
+        "time_zone": preference.time_zone,
     }
 
 
@@ -60,11 +62,11 @@ def absence_entry(absence: Absence, now: datetime) -> dict[str, Any]:
 
 
 class PreferencesView(APIView):
-    """GET: my email preferences. PATCH: change them."""
+    """GET: my email, language and time zone preferences. PATCH: change them."""
 
     @extend_schema(
         operation_id="me_preferences_retrieve",
-        summary="My email preferences",
+        summary="My preferences: email, language, time zone",
         tags=["me"],
         responses={200: PreferencesSerializer, **COMMON},
     )
@@ -73,14 +75,15 @@ class PreferencesView(APIView):
 
     @extend_schema(
         operation_id="me_preferences_update",
-        summary="Change my email preferences (the fields given)",
+        summary="Change my preferences (the fields given): email, language, time zone",
         tags=["me"],
         request=PreferencesPatchInSerializer,
         responses={
             200: PreferencesSerializer,
             400: error(
-                "Unknown email_mode or auto_draw, or digest_hour outside 0-23 "
-                "(invalid_request); auto_draw before playing by email (not_an_email_player)."
+                "Unknown email_mode, auto_draw or language, a time_zone that is not an "
+                "IANA name, or digest_hour outside 0-23 (invalid_request, details.fields); "
+                "auto_draw before playing by email (not_an_email_player)."
             ),
             **BODY,
             **COMMON,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any
 
 from django.db import transaction
 
 from games.services.errors import ErrorKind, GameError
-from notifications.models import EmailMode, NotificationPreference, OutboxKind
+from notifications.models import EmailMode, Language, NotificationPreference, OutboxKind
 
 # What each email mode sends. `digest` replaces the per-turn mails (your turn, reminders) by
 # one mail a day, and keeps the rarer ones a player must not miss. Replies to a player's own
@@ -73,9 +75,36 @@ def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
     return None
 
 
-def preference_update(
-    *, user: Any, email_mode: str | None = None, digest_hour: int | None = None
-) -> NotificationPreference:
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA zone names this system knows ("Europe/Berlin", "Atlantic/Reykjavik", "UTC")."""
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
+
+
+def time_zone_check(name: str) -> str:
+    """`name` as a known IANA zone name; GameError invalid_time_zone otherwise."""
+    if name not in time_zone_names():
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_time_zone",
+            "time_zone must be an IANA time zone name such as Europe/Berlin.",
+            {"time_zone": name[:64]},
+        )
+    return name
+
+
+def _check(
+    email_mode: str | None, digest_hour: int | None, language: str | None, time_zone: str | None
+) -> None:
+    if language is not None and language not in Language.values:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_language",
+            f"language must be one of {', '.join(Language.values)}.",
+            {"choices": list(Language.values)},
+        )
+    if time_zone is not None:
+        time_zone_check(time_zone)
     if email_mode is not None and email_mode not in EmailMode.values:
         raise GameError(
             ErrorKind.INVALID,
@@ -87,6 +116,18 @@ def preference_update(
         raise GameError(
             ErrorKind.INVALID, "invalid_digest_hour", "digest_hour is a UTC hour from 0 to 23."
         )
+
+
+def preference_update(
+    *,
+    user: Any,
+    email_mode: str | None = None,
+    digest_hour: int | None = None,
+    language: str | None = None,
+    time_zone: str | None = None,
+) -> NotificationPreference:
+    """Saves the fields given (None: left as it is); nothing is saved when one is invalid."""
+    _check(email_mode, digest_hour, language, time_zone)
     with transaction.atomic():
         preference, _ = NotificationPreference.objects.select_for_update().get_or_create(
             user_id=user.pk
@@ -95,5 +136,9 @@ def preference_update(
             preference.email_mode = email_mode
         if digest_hour is not None:
             preference.digest_hour = digest_hour
+        if language is not None:
+            preference.language = language
+        if time_zone is not None:
+            preference.time_zone = time_zone
         preference.save()
     return preference

@@ -246,11 +246,14 @@ def test_preferences_have_defaults_and_change_field_by_field(clients, users):
         "email_mode": "every_turn",
         "digest_hour": 7,
         "auto_draw": None,  # alice has never played by email
+        "language": "en",
+        "time_zone": "UTC",
     }
+    same = {"auto_draw": None, "language": "en", "time_zone": "UTC"}
     response = clients["alice"].patch(ME + "preferences/", {"email_mode": "digest"}, format="json")
-    assert response.json() == {"email_mode": "digest", "digest_hour": 7, "auto_draw": None}
+    assert response.json() == {"email_mode": "digest", "digest_hour": 7, **same}
     response = clients["alice"].patch(ME + "preferences/", {"digest_hour": 20}, format="json")
-    assert response.json() == {"email_mode": "digest", "digest_hour": 20, "auto_draw": None}
+    assert response.json() == {"email_mode": "digest", "digest_hour": 20, **same}
     stored = NotificationPreference.objects.get(user=users["alice"])
     assert (stored.email_mode, stored.digest_hour) == ("digest", 20)
     assert clients["bob"].get(ME + "preferences/").json()["email_mode"] == "every_turn"

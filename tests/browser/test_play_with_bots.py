@@ -51,7 +51,7 @@ def _illegal_meld(page: Any, game_id: str, seat: int) -> None:
     page.get_by_role("button", name="Meld", exact=True).click()
     alert = page.get_by_role("alert").filter(has_text="invalid_meld")
     alert.wait_for()
-    assert "mixed ranks" in alert.inner_text()
+    assert "different ranks" in alert.inner_text()
     # Nothing was played: the two cards are still in the hand, still selected.
     assert page.locator("input[name=card]:checked").count() == 2
     assert len(table_of(game_id).hands[seat]) == len(hand)

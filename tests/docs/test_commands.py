@@ -53,7 +53,7 @@ INLINE_COMMAND = re.compile(
     r"`((?:python3? |\.venv/bin/python |scripts/[\w-]+ |celery -A |gunicorn )[^`]+)`"
 )
 # The options of the scripts that are not Python programs.
-SCRIPT_OPTIONS = {"scripts/production-smoke": {"--keep"}}
+SCRIPT_OPTIONS = {"scripts/production-smoke": {"--keep"}, "scripts/messages": {"--compile"}}
 # What separates commands on one line.
 SEPARATORS = {"&&", "||", ";", "|"}
 

@@ -116,7 +116,7 @@ def test_it_plans_and_withdraws_a_vacation(users: Any, browser_for: Any) -> None
         "/settings/", {"form": "absence", "returns": (today + timedelta(days=5)).isoformat()}
     )
     assert overlapping.status_code == 400
-    assert b"overlaps one already declared" in overlapping.content
+    assert b"overlaps one you have already planned" in overlapping.content
 
     client.post("/settings/", {"form": "cancel_absence", "absence": str(absence.pk)})
     assert not Absence.objects.filter(user=users["alice"]).exists()

@@ -161,7 +161,7 @@ def test_options_left_out_take_their_defaults(users: Any, browser_for: Any) -> N
     ("fields", "message"),
     [
         ({"variant": "tiles", "players": "2"}, "Canasta with tiles is played by 4 players."),
-        ({"invite": "nobody"}, "No such user: nobody"),
+        ({"invite": "nobody"}, "There is no player with the username nobody"),
         ({"invite": "alice"}, "do not invite yourself"),
         ({"opt_classic_target": "5"}, "greater than or equal to 100"),
         ({"players": "2", "invite": "bob carol"}, "fill at most 1"),

@@ -108,7 +108,7 @@ def test_an_illegal_move_is_explained_in_place(game: Game, browser_for: Any) -> 
     html = response.content.decode()
     alert = re.search(r'<div class="alert" id="move-error" role="alert">(.*?)</div>', html, re.S)
     assert alert is not None
-    assert "mixed ranks in one meld: KH 7D" in alert.group(1)
+    assert "The K♥ and 7♦ are of different ranks" in alert.group(1)
     assert "<code>invalid_meld</code>" in alert.group(1)
     # nothing changed, and the selection is kept
     assert current_table(game).to_json() == before.to_json()

@@ -11,27 +11,54 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
+from api.messages import error_message
 from games.services.errors import GameError
 from mailplay.models import AutoDraw
 from mailplay.services.autodraw import auto_draw_of, auto_draw_update
 from notifications.selectors import absences_of
 from notifications.services.absences import absence_cancel, absence_days_used, absence_declare
 from notifications.services.preferences import preference_of, preference_update
-from web.forms import AbsenceForm, EmailForm, PreferenceForm, SignupForm, tomorrow
+from web.forms import (
+    COMMON_TIME_ZONES,
+    AbsenceForm,
+    EmailForm,
+    LocaleForm,
+    PreferenceForm,
+    SignupForm,
+    tomorrow,
+)
+
+AUTO_DRAW_CHOICES = [
+    (AutoDraw.OFF, translation.gettext_lazy("Never: I draw or take the pile myself")),
+    (
+        AutoDraw.PILE_CLOSED,
+        translation.gettext_lazy("When nobody may take the pile (it is empty, or blocked on top)"),
+    ),
+    (AutoDraw.ALWAYS, translation.gettext_lazy("Always, even when I could take the pile")),
+]
 
 
 @require_http_methods(["GET", "POST"])
 def signup_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:lobby")
-    form = SignupForm(request.POST or None)
+    # The language the page is shown in (the browser's, or the switcher's) is the default.
+    form = SignupForm(request.POST or None, initial={"language": translation.get_language()})
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        language = form.cleaned_data["language"]
+        preference_update(user=user, language=language, time_zone=form.chosen_time_zone())
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}! Create a table to play.")
+        translation.activate(language)
+        messages.success(
+            request,
+            _("Welcome, %(name)s! Create a table to play.") % {"name": user.get_username()},
+        )
         return redirect("web:lobby")
     return render(request, "web/signup.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -45,9 +72,13 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
         "preference_form": PreferenceForm(
             initial={"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
         ),
+        "locale_form": LocaleForm(
+            initial={"language": preference.language, "time_zone": preference.time_zone}
+        ),
+        "time_zones": COMMON_TIME_ZONES,
         "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
         "auto_draw": auto_draw_of(user=user),
-        "auto_draw_choices": AutoDraw.choices,
+        "auto_draw_choices": AUTO_DRAW_CHOICES,
         "absences": list(absences_of(user_ids=[user.pk], now=now)),
         "days_used": absence_days_used(user=user, year=now.year),
         "days_limit": settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR,
@@ -68,23 +99,25 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         form = EmailForm(request.POST, instance=user)
         if form.is_valid():
             form.save()
-            messages.success(request, "Email address saved.")
+            messages.success(request, _("Email address saved."))
             return redirect("web:settings")
         return _invalid(request, email_form=form)
     if which == "preferences":
         form = PreferenceForm(request.POST)
         if form.is_valid():
             preference_update(user=user, **form.cleaned_data)
-            messages.success(request, "Notification preferences saved.")
+            messages.success(request, _("Notification preferences saved."))
             return redirect("web:settings")
         return _invalid(request, preference_form=form)
+    if which == "locale":
+        return _locale_save(request)
     if which == "auto_draw":
         try:
             auto_draw_update(user=user, auto_draw=request.POST.get("auto_draw", ""))
         except GameError as error:
-            messages.error(request, error.message)
+            messages.error(request, error_message(error))
             return _invalid(request)
-        messages.success(request, "Play-by-email setting saved.")
+        messages.success(request, _("Play-by-email setting saved."))
         return redirect("web:settings")
     if which == "absence":
         form = AbsenceForm(request.POST)
@@ -93,21 +126,54 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             try:
                 absence_declare(user=user, starts_at=starts, ends_at=ends)
             except GameError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, error_message(error))
                 return _invalid(request, absence_form=form)
-            messages.success(request, "Vacation saved: your turn clocks stop while you are away.")
+            messages.success(
+                request, _("Vacation saved: your turn clocks stop while you are away.")
+            )
             return redirect("web:settings")
         return _invalid(request, absence_form=form)
     if which == "cancel_absence":
         try:
             absence_cancel(user=user, absence_id=int(request.POST.get("absence", "0")))
-        except (GameError, ValueError) as error:
-            messages.error(request, getattr(error, "message", "No such absence."))
+        except GameError as error:
+            messages.error(request, error_message(error))
+        except ValueError:
+            messages.error(request, _("No such vacation."))
         else:
-            messages.success(request, "Vacation withdrawn.")
+            messages.success(request, _("Vacation withdrawn."))
         return redirect("web:settings")
     return _invalid(request)
 
 
+def _locale_save(request: HttpRequest) -> HttpResponse:
+    form = LocaleForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, locale_form=form)
+    preference_update(user=request.user, **form.cleaned_data)
+    # The answer is already in the new language, and the switcher's cookie agrees with it.
+    translation.activate(form.cleaned_data["language"])
+    messages.success(request, _("Language and time zone saved."))
+    response = redirect("web:settings")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        form.cleaned_data["language"],
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
+
+
 def _invalid(request: HttpRequest, **forms: Any) -> HttpResponse:
     return render(request, "web/settings.html", _settings_context(request, **forms), status=400)
+
+
+@require_POST
+def language_view(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: Django's set_language (the cookie that a visitor's pages
+    follow), and for a signed-in user the preference, which every device and email follow."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        preference_update(user=request.user, language=language)
+    return response

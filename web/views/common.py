@@ -6,7 +6,9 @@ from typing import Any
 from uuid import UUID
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
+from api.messages import error_message
 from games import selectors
 from games.models import Game, Seat
 from games.services.errors import ErrorKind, GameError
@@ -26,11 +28,14 @@ def visible_game(game_id: UUID | str, user: Any) -> tuple[Game, Seat | None]:
         return selectors.game_visible_to(game_id=game_id, user=user)
     except GameError as error:
         if error.kind is ErrorKind.NOT_FOUND:
-            raise Http404("No such game.") from None
+            raise Http404(_("No such game.")) from None
         raise
 
 
-def error_context(error: GameError | None = None, **kw: Any) -> dict[str, Any]:
+def error_context(
+    error: GameError | None = None, *, variant: str = "classic", **kw: Any
+) -> dict[str, Any]:
+    """A refusal for a page: its code, and its message in the reader's language."""
     if error is None:
         return {"code": kw.get("code", "invalid_selection"), "message": kw["message"]}
-    return {"code": error.code, "message": error.message}
+    return {"code": error.code, "message": error_message(error, variant)}

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game, GameStatus, Seat
@@ -24,7 +26,7 @@ from web.views.common import STATUS_BY_KIND, error_context, visible_game
 # game.js waits longer while the tab is hidden and backs off on errors.
 DEFAULT_POLL_SECONDS = 4.0
 
-STALE = (
+STALE = gettext_lazy(
     "The table changed since you loaded it (another player moved): here it is now. "
     "Check it and play again."
 )
@@ -84,7 +86,11 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         return _render(request, game_id, form=form)
     if form.op not in moves.PLAY_OPS:
         return _render(
-            request, game_id, form=form, error=error_context(message="Unknown button."), status=400
+            request,
+            game_id,
+            form=form,
+            error=error_context(message=_("Unknown button.")),
+            status=400,
         )
     game, seat = visible_game(game_id, request.user)
     keys: list[str] = []
@@ -102,7 +108,7 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
             request,
             game_id,
             form=form,
-            error=error_context(message="The form lost its version: reload the page."),
+            error=error_context(message=_("The form lost its version: please reload the page.")),
             status=400,
         )
     try:
@@ -111,10 +117,10 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         )
     except GameError as error:
         if error.kind is ErrorKind.NOT_FOUND:
-            raise Http404("No such game.") from None
-        shown = error_context(error)
+            raise Http404(_("No such game.")) from None
+        shown = error_context(error, variant=game.variant)
         if error.code == "stale_version":
-            shown["message"] = STALE
+            shown["message"] = str(STALE)
         return _render(request, game_id, form=form, error=shown, status=STATUS_BY_KIND[error.kind])
     return redirect("web:game", game_id=game_id)
 
@@ -124,7 +130,7 @@ def _lobby_action(request: HttpRequest, game_id: UUID, service: Any, done: str) 
         service(game_id=game_id, user=request.user)
     except GameError as error:
         if error.kind is ErrorKind.NOT_FOUND:
-            raise Http404("No such game.") from None
+            raise Http404(_("No such game.")) from None
         try:
             return _render(
                 request, game_id, error=error_context(error), status=STATUS_BY_KIND[error.kind]

@@ -9,6 +9,9 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from games import engine, selectors
@@ -18,26 +21,54 @@ from games.readmodel import game_summary, viewer_seat
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm
-from web.history import scores_text
+from web.variants import variant_summary, variant_title
 from web.views.common import STATUS_BY_KIND, error_context
 
 FINISHED_SHOWN = 10
 
 
+BOT_NAMES = {
+    "basic": gettext_lazy("basic bot"),
+    "strong": gettext_lazy("strong bot"),
+    "random": gettext_lazy("random bot"),
+}
+
+
+# How a game ended (games.models.EndReason), for the lobby's list.
+END_REASONS = {
+    "match_over": gettext_lazy("the match was played to its end"),
+    "resigned": gettext_lazy("a side resigned"),
+    "aborted": gettext_lazy("called off before the first move"),
+    "cancelled": gettext_lazy("every player left before the start"),
+    "forfeit": gettext_lazy("a side ran out of time"),
+}
+
+
 def _titles() -> dict[str, str]:
-    return {v["name"]: v["title"] for v in engine.list_variants()}
+    return {v["name"]: variant_title(v) for v in engine.list_variants()}
 
 
 def seat_name(seat: Seat, me: int | None) -> str:
     """A seat in a list: "you", a username, "basic bot"; invitations and stand-ins marked."""
     if seat.user_id is None:
-        return f"{seat.bot_level} bot".strip()
-    name = "you" if me is not None and seat.number == me else seat.user.get_username()
+        return str(BOT_NAMES.get(seat.bot_level or "", _("bot")))
+    name = _("you") if me is not None and seat.number == me else seat.user.get_username()
     if seat.status == SeatStatus.INVITED:
-        name += " (invited)"
-    elif seat.away:
-        name += " (away: a bot plays)"
+        return _("%(name)s (invited)") % {"name": name}
+    if seat.away:
+        return _("%(name)s (away: a bot plays)") % {"name": name}
     return name
+
+
+def scores_text(scores: list[int], sides: list[str]) -> str:
+    """``[725, 910]`` -> "Bot & Bot 725, your side 910", the numbers in the reader's format."""
+    shown = [formats.number_format(s, force_grouping=True) for s in scores]
+    if len(sides) != len(scores):
+        return " / ".join(shown)
+    return ", ".join(
+        _("%(side)s %(score)s") % {"side": name, "score": score}
+        for name, score in zip(sides, shown, strict=True)
+    )
 
 
 def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
@@ -51,7 +82,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         labels = []
         for side in range(game.sides):
             if me is not None and me % game.sides == side:
-                labels.append("your side")
+                labels.append(_("your side"))
             else:
                 members = [
                     n for s, n in zip(seats, names, strict=True) if s.number % game.sides == side
@@ -60,6 +91,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         scores = scores_text(summary["totals"], labels)
     return {
         "scores": scores,
+        "end_reason": str(END_REASONS.get(game.end_reason or "", "")),
         "game": game,
         "summary": summary,
         "title": titles.get(game.variant, game.variant),
@@ -114,7 +146,10 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
 def home_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return lobby_view(request)
-    return render(request, "web/welcome.html", {"variants": engine.list_variants()})
+    variants = [
+        {"title": variant_title(v), "summary": variant_summary(v)} for v in engine.list_variants()
+    ]
+    return render(request, "web/welcome.html", {"variants": variants})
 
 
 def _service_takes(parameter: str) -> bool:
@@ -141,7 +176,7 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         if not bots_supported():
             raise GameError(
                 ErrorKind.INVALID, "bots_unavailable", "Bot seats are not available yet."
-            )
+            )  # English like every service's message: the pages translate it (api.messages)
         kwargs["bots"] = [data["bot_level"]] * data["bots"]
     if data.get("weekend_pause") and _service_takes("weekend_pause"):
         kwargs["weekend_pause"] = True
@@ -165,7 +200,7 @@ def create_view(request: HttpRequest) -> HttpResponse:
                     field = "turn_seconds"
                 if error.code in ("bots_unavailable", "invalid_bots"):
                     field = "bots"
-                form.add_error(field, error.message)
+                form.add_error(field, error_context(error)["message"])
                 status = STATUS_BY_KIND.get(error.kind, 400)
             else:
                 return redirect("web:game", game_id=game.pk)
@@ -186,14 +221,14 @@ def join_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     try:
         game = selectors.game_with_seats(game_id=game_id)
     except GameError:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     seat = seat_of(game, request.user)
     if request.method == "POST":
         try:
             lobby.game_join(game_id=game_id, user=request.user)
         except GameError as error:
             if error.kind is ErrorKind.NOT_FOUND:
-                raise Http404("No such game.") from None
+                raise Http404(_("No such game.")) from None
             return render(
                 request,
                 "web/join.html",
@@ -206,7 +241,7 @@ def join_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     free = game.players - game.seats.count()
     if game.status != GameStatus.OPEN or (seat is None and free <= 0):
         if not game.is_public and seat is None:
-            raise Http404("No such game.")
+            raise Http404(_("No such game."))
         return redirect("web:game", game_id=game_id)
     return render(
         request,

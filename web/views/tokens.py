@@ -13,8 +13,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
+from api.messages import error_message
 from clients.models import TokenKind, TokenScope
 from clients.selectors import tokens_of
 from clients.services.tokens import account_tokens_revoke, token_create, token_revoke
@@ -23,16 +26,18 @@ from games.services.errors import GameError
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        max_length=100, help_text="What the token is for, e.g. “my chat bot”.", label="Name"
+        max_length=100,
+        help_text=gettext_lazy("What the token is for, e.g. “my chat bot”."),
+        label=gettext_lazy("Name"),
     )
     scopes = forms.MultipleChoiceField(
         choices=[
-            (TokenScope.READ, "read — see your games, moves and events"),
-            (TokenScope.PLAY, "play — create, join and play games; webhooks"),
+            (TokenScope.READ, gettext_lazy("read — see your games, moves and events")),
+            (TokenScope.PLAY, gettext_lazy("play — create, join and play games; webhooks")),
         ],
         initial=[TokenScope.READ, TokenScope.PLAY],
         widget=forms.CheckboxSelectMultiple,
-        label="Scopes",
+        label=gettext_lazy("What it may do"),
     )
 
 
@@ -56,27 +61,35 @@ def tokens_view(request: HttpRequest) -> HttpResponse:
         count = account_tokens_revoke(owner=request.user)
         messages.success(
             request,
-            f"{count} account token{'s' if count != 1 else ''} revoked: every program "
-            "that signed in with your password is signed out.",
+            ngettext(
+                "%(count)s account token revoked: every program that signed in with your "
+                "password is signed out.",
+                "%(count)s account tokens revoked: every program that signed in with your "
+                "password is signed out.",
+                count,
+            )
+            % {"count": count},
         )
         return redirect("web:tokens")
     if request.POST.get("form") == "revoke":
         try:
             token = token_revoke(owner=request.user, token_id=int(request.POST.get("token", "0")))
         except (GameError, ValueError):
-            messages.error(request, "No such token.")
+            messages.error(request, _("No such token."))
         else:
-            messages.success(request, f"Token “{token.name}” revoked: it no longer works.")
+            messages.success(
+                request, _("Token “%(name)s” revoked: it no longer works.") % {"name": token.name}
+            )
         return redirect("web:tokens")
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
     try:
-        _, key = token_create(
+        _token, key = token_create(
             owner=request.user, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
         )
     except GameError as error:
-        form.add_error(None, error.message)
+        form.add_error(None, error_message(error))
         return _page(request, form, status=400)
     # Rendered, not redirected: this answer is the only place the key ever appears.
     response = _page(request, TokenForm(), new_key=key)
