@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import parse_action, player_view
-from games.mail import commands
+from games.mail import parsing as commands
 from games.mail.commands import MAX_COMMANDS, MAX_LINE_LENGTH, CommandError, parse_commands
 from tests.mail.positions import positions
 
