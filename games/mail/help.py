@@ -95,7 +95,15 @@ def _rows(variant: str, lang: str) -> list[str]:
             )
         )
     w = {name: word(name, lang) for name in ("ask", "yes", "no", "status", "help", "resign")}
-    return [*rows, _row(cmd({"type": "discard", "card": "9C"}), _("discard, ending your turn")), _row(w["ask"], _('ask your partner "may I go out?"')), _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')), _row(w["status"], _("send me the table again")), _row(w["help"], _("send me this help")), _row(w["resign"], _("resign the game"))]
+    return [
+        *rows,
+        _row(cmd({"type": "discard", "card": "9C"}), _("discard, ending your turn")),
+        _row(w["ask"], _('ask your partner "may I go out?"')),
+        _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')),
+        _row(w["status"], _("send me the table again")),
+        _row(w["help"], _("send me this help")),
+        _row(w["resign"], _("resign the game")),
+    ]
 
 
 def help_text(variant: str = "classic", lang: str | None = None) -> str:
