@@ -77,6 +77,31 @@ def _canasta_name(kind: str) -> str:
     return names.get(kind, kind)
 
 
+def variant_title(variant: str) -> str:
+    """The variant's full name in the active language ("Classic Canasta")."""
+    titles = {
+        "classic": _("Classic Canasta"),
+        "family": _("Family Canasta"),
+        "party": _("Party Canasta"),
+        "tiles": _("Canasta with tiles"),
+    }
+    return titles.get(variant, variant)
+
+
+def game_line(variant: str, game_id: str) -> str:
+    """A game as emails name it: "classic game 84cb8bdc" ("Klassik-Partie 84cb8bdc")."""
+    names = {
+        "classic": _("classic game %(id)s"),
+        "family": _("family game %(id)s"),
+        "party": _("party game %(id)s"),
+        "tiles": _("tiles game %(id)s"),
+    }
+    return names.get(variant, _("%(variant)s game %(id)s")) % {
+        "variant": variant,
+        "id": game_id[:8],
+    }
+
+
 def _variant(view: Mapping[str, Any]) -> str:
     value = view.get("variant")
     return value if isinstance(value, str) else "classic"
@@ -186,7 +211,7 @@ class _Facts:
 
 
 def _title_line(f: _Facts) -> str:
-    title = f.rules.title if f.rules else f.variant
+    title = variant_title(f.variant)
     # The hand number: Table JSON's "hand" (which a Player view's cards shadow).
     number = _int_of(f.view, "hand_number") or _int_of(f.view, "hand")
     values = {"title": title, "players": f.n_players, "hand": number}
