@@ -66,7 +66,23 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "resign": "gefast upp",
     },
 }
-_WILD_TARGET = {"en": "jokers", "de": "Jokern", "is": "jókerar"}
+_WILD_TARGET = {"en": "jokers", "de": "Jokern", "is": "jókerana"}
+# Icelandic "bæta 5l við fimmurnar": the target in the accusative, with the article.
+_ICELANDIC_TARGETS = {
+    "A": "ásana",
+    "K": "kóngana",
+    "Q": "drottningarnar",
+    "J": "gosana",
+    "T": "tíurnar",
+    "9": "níurnar",
+    "8": "átturnar",
+    "7": "sjöurnar",
+    "6": "sexurnar",
+    "5": "fimmurnar",
+    "4": "fjarkana",
+    "3": "þristana",
+    "2": "tvistana",
+}
 
 
 def word(name: str, lang: str = display.DEFAULT_LANGUAGE) -> str:
@@ -92,6 +108,8 @@ def target_text(key: str, variant: str, lang: str = display.DEFAULT_LANGUAGE) ->
         return display.TILE_NUMBERS.get(key, key)
     if key == "W":
         return _WILD_TARGET[lang]
+    if lang == "is":
+        return _ICELANDIC_TARGETS.get(key, key)
     plural = display.RANK_PLURALS[lang].get(key, key)
     return plural.lower() if lang != "de" else plural
 

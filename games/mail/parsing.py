@@ -318,8 +318,8 @@ def _read_card(tokens: Sequence[str], i: int, ctx: _Context) -> tuple[list[str],
     named = _read_named(tokens, i, ctx)
     if named is not None:
         return named
-    if token == "as" and ctx.lang != "en":
-        # German "As" and Icelandic "ás" are an ace of any suit: never read as English As.
+    if token == "as" and ctx.lang == "de":
+        # German "As" is an ace of any suit (German spades are "p"): never read as English As.
         raise _Refusal(
             _("which ace? name its suit, e.g. %(example)s") % {"example": ctx.show(["AS", "AH"])}
         )
