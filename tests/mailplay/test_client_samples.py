@@ -103,3 +103,14 @@ def test_commands_only_in_the_subject_are_refused_saying_so(game: Any) -> None:
     answer = _turn_mail()
     assert "subject line is not read" in answer.body
     assert Move.objects.filter(game=game).count() == 0
+
+
+@pytest.mark.usefixtures("german")
+def test_german_outlook_html_only_reply_is_played(game: Any) -> None:
+    """Sample 012: Outlook in German, HTML only, its "Von: / Gesendet:" block under the reply."""
+    turn = _turn_mail()
+    raw = _as_alice(
+        "012-outlook-htmlonly-de-1252-bob.eml", turn.reply_to[0], {b">Ask<o:p>": b">Ziehen<o:p>"}
+    )
+    assert "processed: applied" in receive(raw)
+    assert Move.objects.filter(game=game).count() == 1
