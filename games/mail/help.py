@@ -6,6 +6,8 @@ back: tests/mail/test_commands.py); the explanations are translated with gettext
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -55,7 +57,7 @@ def _cards_explained(variant: str, lang: str) -> str:
 
 
 def _rows(variant: str, lang: str) -> list[str]:
-    def cmd(action: dict) -> str:
+    def cmd(action: dict[str, Any]) -> str:
         return format_action(action, variant, lang)
 
     add5 = cmd({"type": "meld", "add": {"5": ["5C"]}})
