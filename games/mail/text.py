@@ -112,11 +112,15 @@ def _lang(lang: str | None) -> str:
 
 
 def card_label(
-    card: str, variant: str, display_names: Mapping[str, str] | None = None, *, lang: str = "en"
+    card: str,
+    variant: str,
+    display_names: Mapping[str, str] | None = None,
+    *,
+    lang: str | None = None,
 ) -> str:
-    """A card for people: ``A♠``, ``10♥``, ``D♦`` (German), ``JK``; tiles ``7 red``
-    (`games.display.card_label`)."""
-    return display.card_label(card, variant, lang, display_names)
+    """A card for people in ``lang`` (default: the active language): ``A♠``, ``10♥``, ``D♦``
+    (German Dame), ``JK``; tiles ``7 red`` / ``7 rot`` (`games.display.card_label`)."""
+    return display.card_label(card, variant, _lang(lang), display_names)
 
 
 def _count(n: int, tiles: bool) -> str:
