@@ -225,6 +225,8 @@ def looks_like_command(line: str) -> bool:
         return True
     if _CARD_LIKE.search(line):
         return True
+    if _CLOSING.match(line.strip()):
+        return False  # "Takk", "Hilsen": a closing, however close to a verb ("taka", "hilfe")
     first = fold(line.strip().lstrip("-*•").strip().split(" ", 1)[0].rstrip(".:!,;"))
     if len(first) < 4:
         return False

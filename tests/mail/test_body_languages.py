@@ -115,6 +115,9 @@ def test_phone_footers(footer: str) -> None:
         "Met vriendelijke groet,\nJan",
         "Med venlig hilsen\nSøren",
         "Thanks partner, fingers crossed!\nBob",
+        "Takk\nJón",  # one letter from the verb "taka": still a closing
+        "Takk fyrir,\nJón",
+        "Hilsen\nSøren",
     ],
 )
 def test_closing_signatures_without_delimiter(signature: str) -> None:
