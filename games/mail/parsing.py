@@ -27,7 +27,7 @@ from games.engine.rules import RuleSet
 from games.engine.variants import VARIANTS
 
 from .formatting import format_action, format_card, word
-from .vocabulary import Words, fold, words_for
+from .vocabulary import GERMAN_SEPARABLE, Words, fold, words_for
 
 MAX_COMMANDS = 50
 MAX_LINE_LENGTH = 500
@@ -671,8 +671,23 @@ def _verbs_list(ctx: _Context) -> str:
     return ", ".join(word(n, ctx.lang) for n in (*names, "help"))
 
 
+def _german_order(tokens: list[str], ctx: _Context) -> list[str]:
+    """German word order as English's: the verb first ("9kr abwerfen" -> "abwerfen 9kr",
+    "lege 7p 7h 7ka aus" -> "auslegen 7p 7h 7ka"). Only for German players."""
+    if "de" not in ctx.words.languages or len(tokens) < 2:
+        return tokens
+    separable = GERMAN_SEPARABLE.get((tokens[0], tokens[-1]))
+    if separable is not None:
+        verb = next(w for w, v in ctx.words.verbs.items() if v == separable)
+        return [verb, *tokens[1:-1]]
+    first_is_command = tokens[0] in ctx.words.verbs or _phrase((tokens[0],), ctx) is not None
+    if not first_is_command and tokens[-1] in ctx.words.verbs and tokens[0] != "pick":
+        return [tokens[-1], *tokens[:-1]]
+    return tokens
+
+
 def _parse_one(segment: str, ctx: _Context) -> tuple[ActionJSON | None, str | None]:
-    tokens = _tokens(segment)
+    tokens = _german_order(_tokens(segment), ctx)
     found = _phrase(tuple(tokens), ctx)
     if found is not None:
         return found

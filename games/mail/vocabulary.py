@@ -265,6 +265,20 @@ ICELANDIC = Vocabulary(
 
 VOCABULARIES = {"en": ENGLISH, "de": GERMAN, "is": ICELANDIC}
 
+# German word order: the verb may come last ("9kr abwerfen", "Karte ziehen"), and separable
+# verbs split around the cards ("lege 7p 7h 7ka aus", "werfe 9kr ab"). (first word, last
+# word) -> verb; the parser reads such a line as if the verb came first.
+GERMAN_SEPARABLE: dict[tuple[str, str], str] = {
+    ("lege", "aus"): "meld",
+    ("leg", "aus"): "meld",
+    ("lege", "an"): "add",
+    ("leg", "an"): "add",
+    ("werfe", "ab"): "discard",
+    ("wirf", "ab"): "discard",
+    ("nehme", "auf"): "take",
+    ("nimm", "auf"): "take",
+}
+
 
 @dataclass(frozen=True)
 class Words:

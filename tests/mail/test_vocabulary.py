@@ -167,6 +167,20 @@ def test_german_commands() -> None:
     assert one("discard 9c", "de") == {"type": "discard", "card": "9C"}
 
 
+def test_german_word_order() -> None:
+    """The verb last ("9kr abwerfen") or split around the cards ("lege ... aus")."""
+    assert one("Karte ziehen", "de") == {"type": "draw"}
+    assert one("Bube Herz abwerfen", "de") == {"type": "discard", "card": "JH"}
+    assert one("7p 7h 7ka auslegen", "de") == {"type": "meld", "melds": [["7S", "7H", "7D"]]}
+    assert one("lege 7p 7h 7ka aus", "de") == {"type": "meld", "melds": [["7S", "7H", "7D"]]}
+    assert one("lege 5kr an die Fünfen an", "de") == {"type": "meld", "add": {"5": ["5C"]}}
+    assert one("werfe 9kr ab", "de") == {"type": "discard", "card": "9C"}
+    assert one("nehme 7h 7ka auf", "de") == {"type": "pickup", "cards": ["7H", "7D"]}
+    # German only: for an English player "9c discard" stays an unknown command.
+    with pytest.raises(CommandError, match="unknown command"):
+        parse_commands("9c discard", CLASSIC, lang="en")
+
+
 def test_icelandic_commands() -> None:
     assert one("draga", "is") == {"type": "draw"}
     assert one("Taka með 7h 7t", "is") == {"type": "pickup", "cards": ["7H", "7D"]}
