@@ -15,8 +15,10 @@ after --max-replies).
     .venv/bin/python examples/email_player.py --demo --sweep
 
 --demo creates four players (mail1..mail4@example.com) and starts a classic table for them;
-without it the script plays whatever turn emails it finds. Standard library only: it knows
-the service through its emails and `manage.py` alone.
+without it the script plays whatever turn emails it finds. It reads emails in English,
+German and Icelandic (`WORDS`: the section titles and command words of each language, as
+docs/play-by-email-commands.md lists them). Standard library only: it knows the service
+through its emails and `manage.py` alone.
 """
 
 from __future__ import annotations
