@@ -15,8 +15,10 @@ after --max-replies).
     .venv/bin/python examples/email_player.py --demo --sweep
 
 --demo creates four players (mail1..mail4@example.com) and starts a classic table for them;
-without it the script plays whatever turn emails it finds. Standard library only: it knows
-the service through its emails and `manage.py` alone.
+without it the script plays whatever turn emails it finds. It reads emails in English,
+German and Icelandic (`WORDS`: the section titles and command words of each language, as
+docs/play-by-email-commands.md lists them). Standard library only: it knows the service
+through its emails and `manage.py` alone.
 """
 
 from __future__ import annotations
@@ -38,7 +40,66 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # between messages in a file-backend file
-_CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$", re.IGNORECASE)
+# Cards as the commands write them in English, German and Icelandic (7h, Dka, Bkr, Gl).
+_CARD = re.compile(r"^(?:10|[2-9TJQKABDG])(?:kr|ka|[shdcptl])$|^JK$", re.IGNORECASE)
+
+# The words of the emails in each language the service writes (docs/play-by-email-commands.md):
+# section titles, the command words this script uses, and the subjects it watches for.
+WORDS = {
+    "en": {
+        "choices": "WHAT YOU CAN DO NOW",
+        "hand": "YOUR HAND",
+        "go_out": "go out now:",
+        "draw": "draw",
+        "take": "take",
+        "melds": ("meld ", "add "),
+        "discard": "discard ",
+        "yes": "yes",
+        "nothing": "nothing",
+        "one_of": "one of:",
+        "status": "status",
+        "refused": "Move refused",
+        "hand_over": "over:",
+        "match_over": "Match over",
+    },
+    "de": {
+        "choices": "DAS KÖNNEN SIE JETZT TUN",
+        "hand": "IHR BLATT",
+        "go_out": "jetzt ausmachen:",
+        "draw": "ziehen",
+        "take": "nehmen",
+        "melds": ("auslegen ", "anlegen "),
+        "discard": "abwerfen ",
+        "yes": "ja",
+        "nothing": "nichts",
+        "one_of": "eine von:",
+        "status": "stand",
+        "refused": "Zug abgelehnt",
+        "hand_over": "vorbei:",
+        "match_over": "Match vorbei",
+    },
+    "is": {
+        "choices": "ÞETTA GETUR ÞÚ GERT NÚNA",
+        "hand": "HÖNDIN ÞÍN",
+        "go_out": "fara út núna:",
+        "draw": "draga",
+        "take": "taka",
+        "melds": ("leggja út ", "bæta "),
+        "discard": "kasta ",
+        "yes": "já",
+        "nothing": "ekkert",
+        "one_of": "eitt af:",
+        "status": "staða",
+        "refused": "Leik hafnað",
+        "hand_over": "lokið:",
+        "match_over": "Leik lokið",
+    },
+}
+
+
+def language_of(text: str) -> str:
+    """The language an email of the service is written in (by its section titles)."""
+    return next((code for code, w in WORDS.items() if w["choices"] in text), "en")
 
 
 # --- reading the mail folder -------------------------------------------------------------
@@ -97,7 +158,8 @@ def section(text: str, title: str) -> list[str]:
 
 
 def hand_size(text: str) -> int:
-    found = re.search(r"^YOUR HAND \((\d+) ", text, re.MULTILINE)
+    titles = "|".join(re.escape(w["hand"]) for w in WORDS.values())
+    found = re.search(rf"^(?:{titles}) \((\d+) ", text, re.MULTILINE)
     return int(found.group(1)) if found else 0
 
 
@@ -105,17 +167,20 @@ def is_actionable(message: EmailMessage) -> bool:
     """A mail asking its recipient to move: a reply address and choices to make."""
     if not message.get("Reply-To"):
         return False
-    choices = section(text_of(message), "WHAT YOU CAN DO NOW")
-    return bool(choices) and not choices[0].startswith("nothing")
+    text = text_of(message)
+    words = WORDS[language_of(text)]
+    choices = section(text, words["choices"])
+    return bool(choices) and not choices[0].startswith(words["nothing"])
 
 
 # --- choosing a move ---------------------------------------------------------------------
 
 
-def _discard_cards(line: str) -> list[str]:
-    rest = line[len("discard ") :]
-    if "one of:" in rest:
-        rest = rest.split("one of:", 1)[1]
+def _discard_cards(line: str, words: dict | None = None) -> list[str]:
+    words = words or WORDS["en"]
+    rest = line[len(words["discard"]) :]
+    if words["one_of"] in rest:
+        rest = rest.split(words["one_of"], 1)[1]
     separator = "," if "," in rest else " "
     return [c.strip() for c in rest.split(separator) if c.strip()]
 
@@ -127,28 +192,29 @@ def choose_commands(text: str, rng: random.Random, *, simple: bool = False) -> s
     play phase sometimes lays one listed meld before discarding a card it did not use.
     ``simple`` (after a refused move): only the plainest choice.
     """
-    choices = section(text, "WHAT YOU CAN DO NOW")
+    w = WORDS[language_of(text)]
+    choices = section(text, w["choices"])
     for line in choices:
-        if line.startswith("go out now:") and not simple:
-            return line.split(":", 1)[1].strip()
-    if "yes" in choices:
-        return "yes"
-    takes = [c for c in choices if c.startswith("take")]
-    if "draw" in choices or takes:
-        if takes and ((not simple and rng.random() < 0.3) or "draw" not in choices):
+        if line.startswith(w["go_out"]) and not simple:
+            return line[len(w["go_out"]) :].strip()
+    if w["yes"] in choices:
+        return w["yes"]
+    takes = [c for c in choices if c.startswith(w["take"])]
+    if w["draw"] in choices or takes:
+        if takes and ((not simple and rng.random() < 0.3) or w["draw"] not in choices):
             return rng.choice(takes)
-        return "draw"
-    discards = next((_discard_cards(c) for c in choices if c.startswith("discard")), [])
-    melds = [c for c in choices if c.startswith(("meld ", "add "))]
+        return w["draw"]
+    discards = next((_discard_cards(c, w) for c in choices if c.startswith(w["discard"])), [])
+    melds = [c for c in choices if c.startswith(w["melds"])]
     if melds and not simple and rng.random() < 0.5:
         meld = rng.choice(melds)
         used = [t for t in re.split(r"[\s,]+", meld) if _CARD.match(t)]
         left = [c for c in discards if c not in used]
         if left and hand_size(text) - len(used) >= 2:
-            return f"{meld}; discard {rng.choice(left)}"
+            return f"{meld}; {w['discard']}{rng.choice(left)}"
     if discards:
-        return f"discard {rng.choice(discards)}"
-    return "status"
+        return f"{w['discard']}{rng.choice(discards)}"
+    return w["status"]
 
 
 # --- writing a reply ---------------------------------------------------------------------
@@ -195,22 +261,27 @@ def play(
     wait: Callable[[], None] = lambda: None,
     idle_rounds: int = 1,
     seen: set[str] | None = None,
+    reply: Callable[..., bytes] | None = None,
 ) -> Summary:
     """Read, choose, reply, until a hand (or the match) is over. ``send`` delivers one reply
     to the service (e.g. a pipe into receive_email); ``deliver`` makes the service's queued
     mail land in the folder; ``wait`` pauses between empty rounds; ``seen``: Message-IDs
-    to leave alone (mail of other games)."""
+    to leave alone (mail of other games); ``reply``: writes a reply as a mail client does
+    (default `build_reply`; tests pass German Gmail, Outlook, ... styles)."""
     rng = rng or random.Random(1)
+    reply = reply or build_reply
     seen = set() if seen is None else seen
     box = Mailbox(mail_dir)
     summary = Summary()
     idle = 0
-    marker = "Match over" if until == "match" else "over:"
+    markers = [w["match_over" if until == "match" else "hand_over"] for w in WORDS.values()]
     while summary.replies < max_replies:
         deliver()
         new = [m for m in box.new_messages() if str(m["Message-ID"]) not in seen]
         seen.update(str(m["Message-ID"]) for m in new)
-        summary.finished += [str(m["Subject"]) for m in new if marker in str(m["Subject"])]
+        summary.finished += [
+            str(m["Subject"]) for m in new if any(k in str(m["Subject"]) for k in markers)
+        ]
         if summary.finished:
             return summary
         latest: dict[str, EmailMessage] = {}
@@ -225,11 +296,11 @@ def play(
             continue
         idle = 0
         for address, message in latest.items():
-            refused = "Move refused" in str(message["Subject"])
+            refused = any(w["refused"] in str(message["Subject"]) for w in WORDS.values())
             summary.refused += refused
             commands = choose_commands(text_of(message), rng, simple=refused)
             summary.log.append(f"{address}: {commands}")
-            send(build_reply(message, commands, signature=address.split("@")[0]))
+            send(reply(message, commands, signature=address.split("@")[0]))
             summary.replies += 1
     return summary
 

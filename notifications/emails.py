@@ -14,14 +14,18 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.utils import formats, timezone, translation
 from django.utils.html import urlize
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from games.mail.text import card_label, render_table_html, render_table_text
+from games import display
+from games.mail.text import game_line, render_table_html, render_table_text
 
 
 @dataclass
@@ -43,23 +47,32 @@ class RenderedEmail:
 
 
 def when(iso: str | None) -> str:
+    """A moment in the reader's time zone and language (active ones): "Wed 02 Dec 2026,
+    02:39 UTC", "Mi 02 Dez 2026, 03:39 CET"."""
     if not iso:
-        return "no deadline"
-    return datetime.fromisoformat(iso).strftime("%a %d %b %Y, %H:%M UTC")
+        return _("no deadline")
+    moment = datetime.fromisoformat(iso)
+    if timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=UTC)
+    local = timezone.localtime(moment)
+    return f"{formats.date_format(local, 'D d M Y, H:i')} {local.tzname()}"
 
 
 def _game_line(game: dict[str, Any]) -> str:
-    return f"{game['variant']} game {game['id'][:8]}"
+    return game_line(game["variant"], game["id"])
 
 
 def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return f"seat {seat}"
+    return _("seat %(seat)s") % {"seat": seat}
 
 
 def _totals(totals: Sequence[int]) -> str:
-    return ", ".join(f"side {side}: {total}" for side, total in enumerate(totals))
+    return ", ".join(
+        _("side %(side)d: %(total)d") % {"side": side, "total": total}
+        for side, total in enumerate(totals)
+    )
 
 
 def _table(
@@ -79,7 +92,9 @@ def _table(
 
 def _deadline_sentence(payload: dict[str, Any]) -> str:
     deadline = payload.get("deadline")
-    return f"Play before {when(deadline)}." if deadline else "This game has no deadline."
+    if deadline:
+        return _("Play before %(when)s.") % {"when": when(deadline)}
+    return _("This game has no deadline.")
 
 
 def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
@@ -89,14 +104,22 @@ def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
     if drew:
         view = payload.get("view") or {}
         variant = view.get("variant") or payload["game"]["variant"]
-        cards = " ".join(card_label(c, variant, view.get("display")) for c in drew)
+        lang = translation.get_language()
+        cards = " ".join(display.card_label(c, variant, lang, view.get("display")) for c in drew)
         lines.append(
-            f"We drew {cards} for you: drawing from the stock was the only way to start your turn."
+            _(
+                "We drew %(cards)s for you: drawing from the stock was the only way to start "
+                "your turn."
+            )
+            % {"cards": cards}
         )
     if reply_to:
         lines.append(
-            "To play by email, reply to this email with your commands at the top "
-            "(see HOW TO REPLY below)."
+            _(
+                "To play by email, reply to this email with your commands at the top "
+                "(see %(help)s below)."
+            )
+            % {"help": _("HOW TO REPLY")}
         )
     return lines
 
@@ -104,9 +127,10 @@ def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
 def _your_turn(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     return _Parts(
-        f"Your turn: {_game_line(game)}",
+        _("Your turn: %(game)s") % {"game": _game_line(game)},
         [
-            f"It is your turn in {_game_line(game)}. {_deadline_sentence(payload)}",
+            _("It is your turn in %(game)s. %(deadline)s")
+            % {"game": _game_line(game), "deadline": _deadline_sentence(payload)},
             *_by_email(payload, reply_to),
         ],
         _table(payload, with_legal=True, reply_to=reply_to),
@@ -120,7 +144,7 @@ def _email_reply(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     if not isinstance(paragraphs, list):
         paragraphs = [str(payload.get("text", ""))]
     return _Parts(
-        str(payload.get("subject") or "Your email"),
+        str(payload.get("subject") or _("Your email")),
         [str(p) for p in paragraphs],
         _table(payload, with_legal=payload.get("legal") is not None, reply_to=reply_to),
     )
@@ -129,11 +153,15 @@ def _email_reply(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 def _reminder(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     deadline = when(payload.get("deadline"))
+    values = {"deadline": deadline, "game": _game_line(game)}
     return _Parts(
-        f"Reminder: your turn ends {deadline} ({_game_line(game)})",
+        _("Reminder: your turn ends %(deadline)s (%(game)s)") % values,
         [
-            f"Your turn in {_game_line(game)} ends {deadline}. After that the game's timeout "
-            "rule applies."
+            _(
+                "Your turn in %(game)s ends %(deadline)s. After that the game's timeout "
+                "rule applies."
+            )
+            % values
         ],
         _table(payload, with_legal=True, reply_to=reply_to),
     )
@@ -142,19 +170,26 @@ def _reminder(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 def _timeout(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     seat = payload.get("timed_out_seat")
-    who = "your" if seat == payload.get("seat") else f"{_name(payload.get('names') or [], seat)}'s"
     applied = {
-        "autoplay": "the system played a draw and a discard",
-        "forfeit": "that side lost the match by forfeit",
-    }.get(payload.get("policy", ""), f"the rule {payload.get('policy')!r} was applied")
-    paragraphs = [f"Time ran out on {who} turn in {_game_line(game)}: {applied}."]
+        "autoplay": _("the system played a draw and a discard"),
+        "forfeit": _("that side lost the match by forfeit"),
+    }.get(payload.get("policy", ""), _("the game's timeout rule was applied"))
+    values = {"game": _game_line(game), "applied": applied}
+    if seat == payload.get("seat"):
+        first = _("Time ran out on your turn in %(game)s: %(applied)s.") % values
+    else:
+        values["name"] = _name(payload.get("names") or [], seat)
+        first = _("Time ran out on %(name)s's turn in %(game)s: %(applied)s.") % values
+    paragraphs = [first]
     if payload.get("handed_to_bot"):
         paragraphs.append(
-            "After repeated timeouts a bot now plays that seat. Its player can take the seat "
-            "back at any time from the game page."
+            _(
+                "After repeated timeouts a bot now plays that seat. Its player can take the "
+                "seat back at any time from the game page."
+            )
         )
     return _Parts(
-        f"Timeout in {_game_line(game)}",
+        _("Timeout in %(game)s") % values,
         paragraphs,
         _table(payload, with_legal=False, reply_to=reply_to),
     )
@@ -164,16 +199,20 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     event = payload.get("hand_result") or {}
     result = event.get("result") or {}
-    lines = [f"Hand {event.get('hand')} of {_game_line(game)} is over ({event.get('reason')})."]
+    values = {"hand": event.get("hand"), "game": _game_line(game)}
+    lines = [_("Hand %(hand)s of %(game)s is over.") % values]
     if result.get("scores"):
-        lines.append(f"Scores of the hand: {_totals(result['scores'])}")
-    lines.append(f"Match totals: {_totals(payload.get('totals') or [])}")
+        lines.append(_("Scores of the hand: %(scores)s") % {"scores": _totals(result["scores"])})
+    lines.append(_("Match totals: %(totals)s") % {"totals": _totals(payload.get("totals") or [])})
     return _Parts(
-        f"Hand {event.get('hand')} over: {_game_line(game)}",
+        _("Hand %(hand)s over: %(game)s") % values,
         lines,
         after=[
-            f"Check the shuffle: the seed was {event.get('seed')}; its commitment, published "
-            f"before the deal, is {event.get('commitment')}."
+            _(
+                "Check the shuffle: the seed was %(seed)s; its commitment, published before "
+                "the deal, is %(commitment)s."
+            )
+            % {"seed": event.get("seed"), "commitment": event.get("commitment")}
         ],
     )
 
@@ -184,16 +223,17 @@ def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     seat = payload.get("seat")
     sides = max(1, len(payload.get("totals") or []))
     if winner is None:
-        outcome = "It ended without a single winner."
+        outcome = _("It ended without a single winner.")
     elif isinstance(seat, int) and seat % sides == winner:
-        outcome = "Your side won."
+        outcome = _("Your side won.")
     else:
-        outcome = f"Side {winner} won."
+        outcome = _("Side %(side)s won.") % {"side": winner}
+    values = {"game": _game_line(game), "outcome": outcome}
     return _Parts(
-        f"Match over: {_game_line(game)}",
+        _("Match over: %(game)s") % values,
         [
-            f"The match {_game_line(game)} is over ({payload.get('reason')}). {outcome}",
-            f"Final totals: {_totals(payload.get('totals') or [])}",
+            _("The match %(game)s is over. %(outcome)s") % values,
+            _("Final totals: %(totals)s") % {"totals": _totals(payload.get("totals") or [])},
         ],
     )
 
@@ -201,13 +241,22 @@ def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 def _digest(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     games = payload.get("games") or []
     lines = [
-        f"- {_game_line(game)}, deadline {when(game.get('deadline'))}: {game['url']}"
+        "- "
+        + _("%(game)s, deadline %(when)s: %(url)s")
+        % {"game": _game_line(game), "when": when(game.get("deadline")), "url": game["url"]}
         for game in games
     ]
     count = len(games)
     return _Parts(
-        f"{count} game{'s' if count != 1 else ''} waiting for your move",
-        [f"Games waiting for your move on {payload.get('day')}, most urgent first:", *lines],
+        ngettext(
+            "%(count)d game waiting for your move", "%(count)d games waiting for your move", count
+        )
+        % {"count": count},
+        [
+            _("Games waiting for your move on %(day)s, most urgent first:")
+            % {"day": payload.get("day")},
+            *lines,
+        ],
     )
 
 
@@ -227,11 +276,29 @@ RENDERERS: dict[str, Callable[[dict[str, Any], str | None], _Parts]] = {
 }
 
 
-def render(*, kind: str, payload: dict[str, Any], reply_to: str | None = None) -> RenderedEmail:
-    """The email of a row; ``reply_to``: its Reply-To (the player's reply address), if any."""
+def render(
+    *,
+    kind: str,
+    payload: dict[str, Any],
+    reply_to: str | None = None,
+    lang: str | None = None,
+    time_zone: str | None = None,
+) -> RenderedEmail:
+    """The email of a row; ``reply_to``: its Reply-To (the player's reply address), if any;
+    ``lang`` and ``time_zone``: the recipient's (notifications.services.preferences), default
+    the active ones."""
+    lang = display.language_code(lang or translation.get_language())
+    with (
+        translation.override(lang),
+        timezone.override(time_zone or timezone.get_current_timezone()),
+    ):
+        return _render(kind, payload, reply_to)
+
+
+def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> RenderedEmail:
     parts = RENDERERS.get(kind, _generic)(payload, reply_to)
     game = payload.get("game")
-    link = [f"Open the game: {game['url']}"] if game else []
+    link = [_("Open the game: %(url)s") % {"url": game["url"]}] if game else []
     text_blocks = [*parts.paragraphs]
     html_blocks = [f"<p>{urlize(p, autoescape=True)}</p>" for p in parts.paragraphs]
     if parts.table is not None:
@@ -268,9 +335,15 @@ def _headers(payload: dict[str, Any], reply_to: str | None) -> dict[str, str]:
 
 
 def build_message(
-    *, kind: str, payload: dict[str, Any], to: str, reply_to: str | None = None
+    *,
+    kind: str,
+    payload: dict[str, Any],
+    to: str,
+    reply_to: str | None = None,
+    lang: str | None = None,
+    time_zone: str | None = None,
 ) -> EmailMultiAlternatives:
-    email = render(kind=kind, payload=payload, reply_to=reply_to)
+    email = render(kind=kind, payload=payload, reply_to=reply_to, lang=lang, time_zone=time_zone)
     message = EmailMultiAlternatives(
         subject=email.subject,
         body=email.text,

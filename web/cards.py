@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.translation import get_language
+
+from games import display as dsp
 from games.engine.cards import JOKER, is_wild, sort_key
-from games.engine.view import tile_name
 
 SUITS = {
     "S": ("♠", "spades"),
@@ -19,42 +21,26 @@ SUITS = {
     "D": ("♦", "diamonds"),
     "C": ("♣", "clubs"),
 }
-RANK_LABELS = {"T": "10"}
-RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
-TILE_NUMBERS = {"A": "1", "T": "10", "J": "11", "Q": "12", "K": "13"}
-TILE_COLOURS = {"H": "red", "D": "yellow", "S": "black", "C": "blue"}
+TILE_NUMBERS = dsp.TILE_NUMBERS
+TILE_COLOURS = dsp.TILE_COLOURS["en"]  # CSS classes (tile-red ...), not words
 
-# Meld keys (docs/formats.md#meld-keys) as headings.
-_KEY_NAMES = {"W": "Wild cards", "3": "Black threes", "2": "Twos"}
-_RANK_PLURALS = {
-    "A": "Aces",
-    "K": "Kings",
-    "Q": "Queens",
-    "J": "Jacks",
-    "T": "Tens",
-    "9": "Nines",
-    "8": "Eights",
-    "7": "Sevens",
-    "6": "Sixes",
-    "5": "Fives",
-    "4": "Fours",
-}
-# Meld keys in the order docs/formats.md lists them; other keys last.
-_KEY_ORDER = "AKQJT98765432W"
+
+def _lang() -> str:
+    return dsp.language_code(get_language())
 
 
 def card(code: str, variant: str = "classic", display: Mapping[str, str] | None = None) -> dict:
     """What a template needs to draw one card or tile."""
     wild = is_wild(code)
     if variant == "tiles":
-        name = (display or {}).get(code) or tile_name(code)
+        name = dsp.card_label(code, "tiles", _lang(), display)
         if code == JOKER:
             return {
                 "code": code,
                 "rank": "★",
                 "suit": "",
                 "letter": "",
-                "name": "joker",
+                "name": name,
                 "css": "tile joker",
                 "wild": True,
             }
@@ -74,18 +60,18 @@ def card(code: str, variant: str = "classic", display: Mapping[str, str] | None 
             "rank": "JK",
             "suit": "★",
             "letter": "",
-            "name": "Joker",
+            "name": dsp.card_name(code, variant, _lang()),
             "css": "card joker",
             "wild": True,
         }
-    symbol, suit_name = SUITS[code[1]]
+    symbol, _ = SUITS[code[1]]
     rank = code[0]
     return {
         "code": code,
-        "rank": RANK_LABELS.get(rank, rank),
+        "rank": dsp.RANK_LETTERS[_lang()].get(rank, rank),
         "suit": symbol,
-        "letter": code[1].lower(),
-        "name": f"{RANK_NAMES.get(rank, rank)} of {suit_name}",
+        "letter": dsp.TYPED_SUITS[_lang()][code[1]],
+        "name": dsp.card_name(code, variant, _lang()),
         "css": f"card suit-{code[1].lower()}",
         "wild": wild,
     }
@@ -124,7 +110,7 @@ def hand_groups(
     groups: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for code in sorted(hand, key=sort_key):
-        key = "wild" if is_wild(code) else code[0]
+        key = dsp.group_key(code)
         if not groups or groups[-1]["key"] != key:
             groups.append({"key": key, "label": group_label(key, variant), "cards": []})
         seen[code] = seen.get(code, 0) + 1
@@ -135,20 +121,12 @@ def hand_groups(
 
 
 def group_label(key: str, variant: str = "classic") -> str:
-    if key == "wild":
-        return "Wild cards"
-    if key == "3":
-        return "Threes"
-    if variant == "tiles":
-        return f"{TILE_NUMBERS.get(key, key)}s"
-    return _RANK_PLURALS.get(key, f"{key}s")
+    return dsp.group_label(key, variant, _lang())
 
 
 def meld_label(key: str, variant: str = "classic") -> str:
-    if key in _KEY_NAMES:
-        return _KEY_NAMES[key]
-    return group_label(key, variant)
+    return dsp.meld_label(key, variant, _lang())
 
 
 def meld_order(keys: Iterable[str]) -> list[str]:
-    return sorted(keys, key=lambda k: _KEY_ORDER.find(k) if k in _KEY_ORDER else 99)
+    return dsp.meld_order(keys)

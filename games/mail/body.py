@@ -5,14 +5,26 @@ email: it drops lines quoted with ``>``, the "On ... wrote:" line that introduce
 everything after a reply separator (``-----Original Message-----``, Outlook's
 ``________________________________`` and ``From: ... Sent: ...`` header blocks, an
 unquoted "On ... wrote:"), a signature (a ``-- `` line) or a mobile footer ("Sent from my
-iPhone"). `html_to_text(html)` turns an HTML-only mail into such text (blockquotes become
-``>`` lines). Pure standard library; never raises.
+iPhone"). Mail clients in German, Icelandic and the other European languages are known by
+their attributions ("Am ... schrieb ...:", "... hat ... geschrieben:", "Þann ... skrifaði
+...:", "Le ... a écrit :"), header blocks ("Von: / Gesendet: / An: / Betreff:") and phone
+footers ("Von meinem iPhone gesendet", "Outlook für Android herunterladen"); beyond those
+lists, a generic rule: unquoted lines ending in ":" right before quoted lines are an
+attribution. A closing signature without ``-- `` after the commands ("Viele Grüße\nJörg",
+"Best regards,\nAlice", "Kveðja,\nJón") is dropped (`drop_signature`), but never a line
+that looks like a command. `html_to_text(html)` turns an HTML-only mail into such text
+(blockquotes become ``>`` lines). Never raises.
 """
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+
+from games import display
+
+from .parsing import is_command_line
+from .vocabulary import fold, words_for
 
 _MAX_INPUT = 1_000_000  # characters; a longer mail is cut (the reply is at its top)
 
@@ -27,30 +39,51 @@ _CUT = re.compile(
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
-# Mobile and webmail footers ("Sent from my iPhone"); the rest of the mail goes with them.
+# Mobile and webmail footers ("Sent from my iPhone", "Von meinem iPhone gesendet", "Sendt fra
+# min iPhone", "Sent frá iPhone"); the rest of the mail goes with them.
 _FOOTER = re.compile(
     r"""^(?:
-        sent\s+(?:from|with|via)\s+\S.*
+        sent\s+(?:from|with|via|frá|úr)\s+\S.*
       | get\s+outlook\s+for\s+\S.*
-      | envoyé\s+de\s+mon\s+\S.*
+      | envoyé\s+(?:de|depuis)\s+(?:mon\s+)?\S.*
       | von\s+meinem\s+\S.*\s+gesendet.*
-      | enviado\s+desde\s+\S.*
+      | gesendet\s+(?:von|mit|aus|vom)\s+\S.*
+      | diese\s+nachricht\s+wurde\s+.*\s+gesendet.*
+      | enviado\s+(?:desde|do|de)\s+\S.*
       | inviato\s+da\s+\S.*
-      | verzonden\s+(?:vanaf|met)\s+\S.*
+      | verzonden\s+(?:vanaf|met|van)\s+\S.*
+      | verstuurd\s+(?:vanaf|met|van)\s+\S.*
+      | sendt\s+(?:fra|från)\s+\S.*
+      | skickat\s+från\s+\S.*
+      | wysłane\s+z\s+\S.*
+      | lähetetty\s+\S.*
+      | (?=.{0,80}$).*\boutlook\b.*\b(?:ios|android)\b.*
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
 _SIGNATURE = re.compile(r"^--\s*$")
-_HEADER_FROM = re.compile(r"^\*?\s*(?:from|von|de|da|van|od|från|fra)\s*:\*?\s*\S", re.I)
+# Outlook's header block above the original ("From: ... Sent: ..."), in the languages of
+# Europe: English, German, French, Spanish, Italian, Portuguese, Dutch, the Nordic languages
+# (Icelandic "Frá: / Sent: / Til: / Efni:"), Polish, Czech, Finnish.
+_HEADER_FROM = re.compile(
+    r"^\*?\s*(?:from|von|de|da|van|od|från|fra|frá|lähettäjä|kimden)\s*:\*?\s*\S", re.I
+)
 _HEADER_NEXT = re.compile(
-    r"^\*?\s*(?:sent|date|to|cc|subject|envoyé|date|à|objet|gesendet|datum|an|betreff|"
-    r"enviado|fecha|para|asunto|inviato|data|oggetto|verzonden|aan|onderwerp)\s*:",
+    r"^\*?\s*(?:sent|date|to|cc|subject|envoyé|à|objet|gesendet|datum|an|betreff|"
+    r"enviado|fecha|para|asunto|assunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|"
+    r"sendt|til|emne|skickat|till|ämne|efni|dagsetning|wysłane|do|temat|odesláno|komu|"
+    r"předmět|lähetetty|vastaanottaja|aihe|kopie|kopia)\s*:",
     re.I,
 )
-_ON_START = re.compile(r"^(?:on|le|am|el|il|op|em|den|w\s+dniu|dne)\s", re.I)
+_ON_START = re.compile(
+    r"^(?:on|le|am|el|il|op|em|den|þann|thann|w\s+dniu|dne|kello|il\s+giorno)\s", re.I
+)
+# The verb of an attribution ("On <date>, <who> wrote:", "Am <date> schrieb <who>:",
+# "<who> hat am <date> geschrieben:", "Þann <date> skrifaði <who>:"): it may come before or
+# after the name, so anything may follow it up to the closing colon.
 _WROTE_END = re.compile(
-    r"(?:wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu|skrev|napisał|"
-    r"napsal|kirjoitti)\s*:\s*$",
+    r"\b(?:wrote|a\s+écrit|schrieb|geschrieben|escribió|ha\s+scritto|schreef|escreveu|skrev|"
+    r"skrifaði|napisał|napsal|kirjoitti|írta)(?:\(a\))?(?!\w)[^\n]{0,250}:\s*$",
     re.I,
 )
 
@@ -83,11 +116,29 @@ def _next_content(lines: list[str], i: int) -> str | None:
     return None
 
 
-def extract_reply_text(text: str) -> str:
-    """The player's own words of a plain-text reply, trimmed (see the module docstring)."""
-    if not isinstance(text, str):
-        return ""
-    lines = text[:_MAX_INPUT].replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def _generic_attribution(lines: list[str], i: int) -> int:
+    """1-3 unquoted lines, the last ending in ":", right before quoted lines: an attribution in
+    any language or client ("Op 1 dec. 2026 schreef ...:"). A command is never one."""
+    if looks_like_command(lines[i]):
+        return 0
+    for extra in range(3):
+        j = i + extra
+        if j >= len(lines) or not lines[j].strip() or _is_quoted(lines[j]):
+            return 0
+        if lines[j].rstrip().endswith(":"):
+            following = _next_content(lines, j + 1)
+            return extra + 1 if following is not None and _is_quoted(following) else 0
+    return 0
+
+
+def _is_header_block(lines: list[str], i: int) -> bool:
+    return bool(_HEADER_FROM.match(lines[i].strip())) and any(
+        _HEADER_NEXT.match(following.strip()) for following in lines[i + 1 : i + 6]
+    )
+
+
+def _own_lines(lines: list[str]) -> list[str]:
+    """The lines above (or between) the quoted original; see the module docstring."""
     kept: list[str] = []
     i = 0
     while i < len(lines):
@@ -98,9 +149,7 @@ def extract_reply_text(text: str) -> str:
             continue
         if _SIGNATURE.match(line) or _CUT.match(stripped) or _FOOTER.match(stripped):
             break
-        if _HEADER_FROM.match(stripped) and any(
-            _HEADER_NEXT.match(following.strip()) for following in lines[i + 1 : i + 6]
-        ):
+        if _is_header_block(lines, i):
             break
         span = _wrote_header(lines, i) if stripped else 0
         if span:
@@ -110,13 +159,114 @@ def extract_reply_text(text: str) -> str:
                 continue
             if _ON_START.match(stripped) or following is None:
                 break
+        elif stripped and (span := _generic_attribution(lines, i)):
+            i += span
+            continue
         kept.append(line.rstrip())
         i += 1
+    return kept
+
+
+def extract_reply_text(text: str) -> str:
+    """The player's own words of a plain-text reply, trimmed (see the module docstring)."""
+    if not isinstance(text, str):
+        return ""
+    lines = text[:_MAX_INPUT].replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = drop_signature(_own_lines(lines))
     while kept and not kept[-1].strip():
         kept.pop()
     while kept and not kept[0].strip():
         kept.pop(0)
     return "\n".join(kept)
+
+
+# --- closing signatures without "-- " ---------------------------------------------------
+
+# The first line of a closing ("Viele Grüße", "Best regards,", "Kveðja,", "LG", "MfG").
+_CLOSING = re.compile(
+    r"""^(?:
+        (?:viele|liebe|beste|herzliche|freundliche|schöne)\s+grü(?:ß|ss)e
+      | mit\s+freundlichen\s+grü(?:ß|ss)en | grü(?:ß|ss)e | gru(?:ß|ss) | lg | vg | mfg | bg
+      | danke(?:\s+schön)? | ciao | tschüss
+      | best(?:\s+regards|\s+wishes)? | (?:kind\s+|warm\s+)?regards | cheers | thanks
+      | thank\s+you | thx | ta
+      | kveðja | kær\s+kveðja | bestu\s+kveðjur | með\s+kveðju | takk(?:\s+fyrir)?
+      | hilsen | (?:med\s+)?venlig\s+hilsen | mvh | vh | (?:vänliga\s+)?hälsningar | mvh
+      | (?:met\s+vriendelijke\s+)?groet(?:en)? | mvg
+      | cordialement | bien\s+à\s+vous | amitiés | bises
+      | (?:un\s+)?saludos? | (?:cordiali\s+)?saluti | pozdrawiam | pozdrowienia
+      | abraços | cumprimentos | (?:ystävällisin\s+)?terveisin
+    )\b[\s,.!]*(?:\S.*)?$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_MAX_SIGNATURE_LINES = 5
+_MAX_SIGNATURE_WIDTH = 72
+# A card with a number ("9c", "10 ♥", "7h"): a line holding one is never a signature.
+_CARD_LIKE = re.compile(r"(?<![\w+])(?:10|[2-9])\s?(?:[a-z]{1,2}\b|[♠♥♦♣♤♡♢♧❤])|[♠♥♦♣🃏]", re.I)
+
+
+def _osa_distance(a: str, b: str) -> int:
+    """Edit distance counting a swap of two neighbours as one edit ("drwa" -> "draw")."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, start=1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def looks_like_command(line: str) -> bool:
+    """A command, or a line a player meant as one (a mistyped verb, a card with a number):
+    such a line is never dropped as a signature, so its mistake is answered."""
+    if any(is_command_line(line, lang=lang) for lang in display.LANGUAGES):
+        return True
+    if _CARD_LIKE.search(line):
+        return True
+    if _CLOSING.match(line.strip()):
+        return False  # "Takk", "Hilsen": a closing, however close to a verb ("taka", "hilfe")
+    first = fold(line.strip().lstrip("-*•").strip().split(" ", 1)[0].rstrip(".:!,;"))
+    if len(first) < 4:
+        return False
+    limit = 1 if len(first) <= 5 else 2
+    return any(
+        abs(len(first) - len(verb)) <= limit and _osa_distance(first, verb) <= limit
+        for verb in _command_words()
+    )
+
+
+def _command_words() -> frozenset[str]:
+    out: set[str] = set()
+    for lang in display.LANGUAGES:
+        words = words_for(lang)
+        out |= {w for w in words.verbs if len(w) >= 4}
+        out |= {p[0] for p in words.phrases if len(p[0]) >= 4}
+    return frozenset(out)
+
+
+def drop_signature(lines: list[str]) -> list[str]:
+    """Without the closing lines after the last command ("Viele Grüße\nJörg", "Best regards,
+    / Alice", "Kveðja, / Jón", "Thanks partner!\nBob" after a blank line).
+
+    Only after at least one command, only a short block (`_MAX_SIGNATURE_LINES` lines at
+    most, none wider than `_MAX_SIGNATURE_WIDTH`), and never a line that looks like a command
+    (`looks_like_command`): a mistake among the commands is refused, never dropped.
+    """
+    commands = [i for i, line in enumerate(lines) if line.strip() and looks_like_command(line)]
+    if not commands:
+        return lines
+    tail = lines[commands[-1] + 1 :]
+    shown = [line for line in tail if line.strip()]
+    if not shown or len(shown) > _MAX_SIGNATURE_LINES:
+        return lines
+    if any(len(line.strip()) > _MAX_SIGNATURE_WIDTH for line in shown):
+        return lines
+    after_blank = not tail[0].strip()
+    if after_blank or _CLOSING.match(shown[0].strip()):
+        return lines[: commands[-1] + 1]
+    return lines
 
 
 # --- HTML -----------------------------------------------------------------------------

@@ -16,15 +16,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from games import engine
+from games.mail.text import game_line
 from games.models import Game, GameState
 from mailplay.models import ReplyToken
 from notifications.models import OutboxKind
 from notifications.payloads import game_data, game_moment, seat_names
 from notifications.services.outbox import outbox_enqueue
 
-NOTHING_APPLIED = "Nothing was applied."
+
+def nothing_applied() -> str:
+    return _("Nothing was applied.")
+
+
 # The payload key that asks for a Reply-To on an answer (mailplay.services.reply_to).
 REPLY_BY_EMAIL = "reply_by_email"
 
@@ -41,12 +47,20 @@ class Answer:
 
 def error_answer(code: str, message: str, *, line: str = "", line_number: int = 0) -> Answer:
     """An error: the code, a human message, the line that failed, and that nothing happened."""
-    paragraphs = [f"Your email could not be played: {message} (code: {code})."]
+    paragraphs = [
+        _("Your email could not be played: %(message)s (code: %(code)s).")
+        % {"message": message, "code": code}
+    ]
     if line:
-        where = f"Line {line_number}" if line_number else "The command"
-        paragraphs.append(f'{where}: "{line}"')
-    paragraphs.append(f"{NOTHING_APPLIED} Fix the command and reply again.")
-    return Answer(code, "Move refused", paragraphs, ok=False)
+        paragraphs.append(_where(line, line_number))
+    paragraphs.append(_("Nothing was applied. Fix the command and reply again."))
+    return Answer(code, _("Move refused"), paragraphs, ok=False)
+
+
+def _where(line: str, line_number: int) -> str:
+    if line_number:
+        return _('Line %(number)d: "%(line)s"') % {"number": line_number, "line": line}
+    return _('The command: "%(line)s"') % {"line": line}
 
 
 def draw_stands_answer(
@@ -60,19 +74,28 @@ def draw_stands_answer(
 ) -> Answer:
     """A refusal after a draw from the stock: the draw was played and stays played (a draw
     cannot be taken back, as at a real table); the commands after it were not."""
-    cards = f"You drew {' '.join(drawn)}" if drawn else "You drew from the stock"
+    if drawn:
+        first = _(
+            "You drew %(cards)s: that draw stands, as at a real table, and the cards are in "
+            "your hand."
+        ) % {"cards": " ".join(drawn)}
+    else:
+        first = _(
+            "You drew from the stock: that draw stands, as at a real table, and the cards are "
+            "in your hand."
+        )
     paragraphs = [
-        f"{cards}: that draw stands, as at a real table, and the cards are in your hand.",
-        f"The commands after the draw were not played: {message} (code: {code}).",
+        first,
+        _("The commands after the draw were not played: %(message)s (code: %(code)s).")
+        % {"message": message, "code": code},
     ]
     if line:
-        where = f"Line {line_number}" if line_number else "The command"
-        paragraphs.append(f'{where}: "{line}"')
-    return Answer(code, "Draw played, the rest refused", paragraphs + next_steps, ok=False)
+        paragraphs.append(_where(line, line_number))
+    return Answer(code, _("Draw played, the rest refused"), paragraphs + next_steps, ok=False)
 
 
 def _game_line(game: Game) -> str:
-    return f"{game.variant} game {str(game.pk)[:8]}"
+    return game_line(game.variant, str(game.pk))
 
 
 def _state_of(game: Game) -> GameState | None:

@@ -26,20 +26,23 @@ import hashlib
 import logging
 import traceback
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games.mail.body import extract_reply_text
 from games.models import Game
 from games.services.common import game_lock
 from mailplay import mime
 from mailplay.models import InboundMessage, InboundStatus, MailPlayer, ReplyToken
-from mailplay.services.answers import NOTHING_APPLIED, Answer, answer_enqueue
+from mailplay.services.answers import Answer, answer_enqueue, nothing_applied
 from mailplay.services.play import run_commands
 from mailplay.services.tokens import redact, token_in_address
 from mailplay.services.turns import earlier_turn_answer, reply_is_current
+from notifications.services.preferences import language_of
 
 logger = logging.getLogger(__name__)
 
@@ -145,11 +148,18 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
     mail.dedupe_key = dedupe_key(mail.token, mail.key)
     if InboundMessage.objects.filter(dedupe_key=mail.dedupe_key).exists():
         return Result(DUPLICATE, "this Message-ID was processed before")
+    # Everything the player reads from here on is in their language.
+    with translation.override(language_of(user=mail.token.user)):
+        return _answer_player(mail, message, too_large=too_large)
+
+
+def _answer_player(mail: _Mail, message: Any, *, too_large: bool) -> Result:
+    assert mail.token is not None
     if mail.token.revoked_at is not None:
         return _refuse(
             mail,
             "revoked_token",
-            "This reply address is no longer valid. Reply to your latest turn email instead.",
+            _("This reply address is no longer valid. Reply to your latest turn email instead."),
             with_table=False,
         )
     if too_large:
@@ -157,14 +167,19 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
         return _refuse(
             mail,
             "too_large",
-            f"Your email is too large ({mail.size // 1024} KB; at most {limit} KB). "
-            "Reply with your commands only, without attachments.",
+            _(
+                "Your email is too large (%(size)d KB; at most %(limit)d KB). "
+                "Reply with your commands only, without attachments."
+            )
+            % {"size": mail.size // 1024, "limit": limit},
         )
     try:
         text = mime.body_text(message)
     except mime.UnreadableBody as error:
         return _refuse(
-            mail, "malformed", f"Your email could not be read: {error}. Reply in plain text."
+            mail,
+            "malformed",
+            _("Your email could not be read: %(error)s. Reply in plain text.") % {"error": error},
         )
     return _play(mail, extract_reply_text(text))
 
@@ -207,7 +222,7 @@ def _record(
 
 
 def _refuse(mail: _Mail, reason: str, message: str, *, with_table: bool = True) -> Result:
-    answer = Answer(reason, "Email refused", [message, NOTHING_APPLIED], ok=False)
+    answer = Answer(reason, _("Email refused"), [message, nothing_applied()], ok=False)
     return _record(mail, InboundStatus.REFUSED, reason, answer, with_table=with_table)
 
 
@@ -264,12 +279,16 @@ def _record_failure(mail: _Mail) -> Result:
             mail.key = mime.message_key_of_bytes(mail.raw)
         if mail.token is None or mail.sender is None or not _sender_matches(mail):
             return _record(mail, InboundStatus.REFUSED, "internal_error")
-        return _refuse(
-            mail,
-            "internal_error",
-            "Something went wrong on our side while reading your email. Please send it again.",
-            with_table=False,
-        )
+        with translation.override(language_of(user=mail.token.user)):
+            return _refuse(
+                mail,
+                "internal_error",
+                _(
+                    "Something went wrong on our side while reading your email. "
+                    "Please send it again."
+                ),
+                with_table=False,
+            )
     except Exception as error:
         logger.error(
             "inbound mail from %s: could not record the failure: %s",

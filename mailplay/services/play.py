@@ -14,23 +14,44 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils import translation
+from django.utils.translation import gettext as _
 
-from games import engine
+from games import display, engine
 from games.mail.commands import Command, CommandError, format_action, parse_commands
-from games.mail.text import card_label
 from games.models import Game, Move, Seat
 from games.services.errors import GameError
 from games.services.moves import DRAW_STANDS, game_resign, moves_submit
 from mailplay.models import ReplyToken
 from mailplay.services.answers import Answer, draw_stands_answer, error_answer
+from notifications.services.preferences import language_of
 
 STALE_RETRIES = 3
-_PHASE_TODO = {
-    "draw": "draw from the stock or take the discard pile",
-    "play": "meld if you like, then discard (or go out)",
-    "discard": "discard one card",
-    "answer": 'answer your partner\'s "may I go out?" (yes or no)',
-}
+
+
+def _phase_todo(phase: str) -> str:
+    lang = translation.get_language()
+    todo = {
+        "draw": _("draw from the stock or take the discard pile"),
+        "play": _("meld if you like, then discard (or go out)"),
+        "discard": _("discard one card"),
+        "answer": _('answer your partner\'s "may I go out?" (%(yes)s or %(no)s)')
+        % {
+            "yes": format_action({"type": "answer", "yes": True}, "classic", lang),
+            "no": format_action({"type": "answer", "yes": False}, "classic", lang),
+        },
+    }
+    return todo.get(phase, phase)
+
+
+def _no_commands() -> Answer:
+    return error_answer(
+        "no_commands",
+        _(
+            "we found no commands in your email; write them at the top of your reply "
+            "(the subject line is not read)"
+        ),
+    )
 
 
 def _load(game_id: Any) -> Game:
@@ -64,61 +85,64 @@ def _line_of(commands: Sequence[Command], details: dict[str, Any]) -> Command | 
 
 
 def run_commands(*, token: ReplyToken, text: str) -> Answer:
-    """Apply the reply's commands for the token's player; the answer to send back."""
-    for _ in range(STALE_RETRIES):
-        answer = _run_once(token=token, text=text)
-        if answer is not None:
-            return answer
-    return error_answer(
-        "stale_version", "the game kept changing while your email was read; please resend it"
+    """Apply the reply's commands for the token's player; the answer to send back, in the
+    player's language (the commands are read in it and in English)."""
+    lang = language_of(user=token.user)
+    with translation.override(lang):
+        for _attempt in range(STALE_RETRIES):
+            answer = _run_once(token=token, text=text, lang=lang)
+            if answer is not None:
+                return answer
+        return error_answer(
+            "stale_version",
+            _("the game kept changing while your email was read; please resend it"),
+        )
+
+
+def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves: bool) -> Answer:
+    if has_moves:
+        command = next(c for c in parsed if c.service == "resign")
+        return error_answer(
+            "invalid_action",
+            _("resigning cannot be combined with moves; send it alone"),
+            line=command.line,
+            line_number=command.line_number,
+        )
+    try:
+        game_resign(game_id=game.pk, user=token.user)
+    except GameError as error:
+        return error_answer(error.code, error.message.rstrip("."))
+    return Answer(
+        "resigned",
+        _("You resigned"),
+        [_("You resigned: your side has lost the match. Everyone at the table gets an email.")],
     )
 
 
-def _run_once(*, token: ReplyToken, text: str) -> Answer | None:
+def _run_once(*, token: ReplyToken, text: str, lang: str) -> Answer | None:
     game = _load(token.game_id)
     seat = token.seat_number
     if not any(s.number == seat and s.user_id == token.user_id for s in game.seats.all()):
-        return error_answer("not_seated", "you no longer play in this game")
+        return error_answer("not_seated", _("you no longer play in this game"))
     table = _table(game)
     view = engine.player_view(table, seat) if table is not None else None
     if not text.strip():
-        return error_answer(
-            "no_commands",
-            "we found no commands in your email; write them at the top of your reply",
-        )
+        return _no_commands()
     try:
-        parsed = parse_commands(text, view)
+        parsed = parse_commands(text, view, lang=lang)
     except CommandError as error:
         return error_answer(
             error.code, error.message, line=error.line, line_number=error.line_number
         )
     if not len(parsed):
-        return error_answer(
-            "no_commands",
-            "we found no commands in your email; write them at the top of your reply",
-        )
+        return _no_commands()
     actions = parsed.actions
     if "resign" in parsed.services:
-        if actions:
-            command = next(c for c in parsed if c.service == "resign")
-            return error_answer(
-                "invalid_action",
-                "resign cannot be combined with moves; send it alone",
-                line=command.line,
-                line_number=command.line_number,
-            )
-        try:
-            game_resign(game_id=game.pk, user=token.user)
-        except GameError as error:
-            return error_answer(error.code, error.message.rstrip("."))
-        return Answer(
-            "resigned",
-            "You resigned",
-            ["You resigned: your side has lost the match. Everyone at the table gets an email."],
-        )
+        return _resign(game, token, parsed.commands, bool(actions))
     if not actions:
         wanted = "help" if parsed.services == ["help"] else "status"
-        return Answer(wanted, "Help" if wanted == "help" else "The table", _status(game, seat))
+        subject = _("Help") if wanted == "help" else _("The table")
+        return Answer(wanted, subject, _status(game, seat))
     before_seq = game.last_seq
     try:
         moves_submit(
@@ -136,7 +160,7 @@ def _run_once(*, token: ReplyToken, text: str) -> Answer | None:
             line=command.line if command else "",
             line_number=command.line_number if command else 0,
         )
-    return _applied(token, actions, before_seq)
+    return _applied(token, actions, before_seq, lang)
 
 
 def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -> Answer:
@@ -144,9 +168,8 @@ def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -
     the commands after it were not."""
     game = _load(token.game_id)
     seat = token.seat_number
-    table = _table(game)
-    display = engine.player_view(table, seat).get("display") or {} if table is not None else {}
-    drawn = [card_label(c, game.variant, display) for c in error.details.get("drawn") or []]
+    lang = translation.get_language()
+    drawn = [display.card_label(c, game.variant, lang) for c in error.details.get("drawn") or []]
     refused = error.message.removeprefix(DRAW_STANDS).rstrip(".")
     return draw_stands_answer(
         error.code,
@@ -161,55 +184,59 @@ def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -
 def _status(game: Game, seat: int) -> list[str]:
     table = _table(game)
     if game.status != "active" or table is None:
-        return [f"The game is {game.status}: nothing more can be played in it."]
+        return [_("The game is over: nothing more can be played in it.")]
     if table.turn == seat:
-        return [f"It is your turn: {_PHASE_TODO.get(table.phase, table.phase)}."]
-    return [f"It is {_names(game).get(table.turn, '?')}'s turn; we will email you on yours."]
+        return [_("It is your turn: %(todo)s.") % {"todo": _phase_todo(table.phase)}]
+    return [
+        _("It is %(name)s's turn; we will email you on yours.")
+        % {"name": _names(game).get(table.turn, "?")}
+    ]
 
 
-def _drawn(moves: Sequence[Move], seat: int, variant: str, display: dict[str, str]) -> list[str]:
+def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[str]:
     cards: list[str] = []
     for move in moves:
         if move.seat != seat:
             continue
         for event in move.events:
             if event.get("type") == "draw" and event.get("seat") == seat:
-                cards += [card_label(c, variant, display) for c in event.get("cards") or []]
+                cards += [display.card_label(c, variant, lang) for c in event.get("cards") or []]
     return cards
 
 
-def _applied(token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int) -> Answer:
+def _applied(
+    token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
+) -> Answer:
     game = _load(token.game_id)
     seat = token.seat_number
-    table = _table(game)
     moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
-    display = engine.player_view(table, seat).get("display") or {} if table is not None else {}
-    paragraphs = ["Applied: " + "; ".join(format_action(a, game.variant) for a in actions) + "."]
-    drawn = _drawn(moves[: len(actions)], seat, game.variant, display)
+    done = "; ".join(format_action(a, game.variant, lang) for a in actions)
+    paragraphs = [_("Applied: %(commands)s.") % {"commands": done}]
+    drawn = _drawn(moves[: len(actions)], seat, game.variant, lang)
     if drawn:
-        paragraphs.append(f"You drew {' '.join(drawn)}.")
+        paragraphs.append(_("You drew %(cards)s.") % {"cards": " ".join(drawn)})
     for move in moves:
         for event in move.events:
             if event.get("type") == "hand_result":
                 paragraphs.append(
-                    f"Hand {event.get('hand')} is over ({event.get('reason')}); "
-                    "everyone gets the scores by email."
+                    _("Hand %(number)s is over; everyone gets the scores by email.")
+                    % {"number": event.get("hand")}
                 )
     paragraphs += _next(game, seat)
-    return Answer("applied", "Move applied", paragraphs)
+    return Answer("applied", _("Move applied"), paragraphs)
 
 
 def _next(game: Game, seat: int) -> list[str]:
     """What happens next, from the player's side."""
     table = _table(game)
     if game.status != "active" or table is None:
-        return ["The match is over; everyone gets the result by email."]
+        return [_("The match is over; everyone gets the result by email.")]
     if table.turn == seat:
         return [
-            f"It is still your turn: {_PHASE_TODO.get(table.phase, table.phase)}. "
-            "Reply to this email with your next commands."
+            _("It is still your turn: %(todo)s. Reply to this email with your next commands.")
+            % {"todo": _phase_todo(table.phase)}
         ]
     return [
-        f"It is now {_names(game).get(table.turn, '?')}'s turn. "
-        "We will email you when it is your turn again."
+        _("It is now %(name)s's turn. We will email you when it is your turn again.")
+        % {"name": _names(game).get(table.turn, "?")}
     ]

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.models import Game, GameStatus, Move
 from mailplay.models import ReplyToken
-from mailplay.services.answers import NOTHING_APPLIED, Answer
+from mailplay.services.answers import Answer, nothing_applied
 from notifications.payloads import game_hand, seat_names
 
 EARLIER_TURN = "earlier_turn"
@@ -53,28 +55,28 @@ def earlier_turn_answer(*, token: ReplyToken, game: Game) -> Answer:
     """The refusal of a reply to an earlier turn's email; the answer shows the table now."""
     hand = game_hand(game)
     if token.hand is not None and hand is not None and token.hand != hand:
-        why = (
-            f"Your email answers an email from hand {token.hand} of this game, "
-            f"and the game is now in hand {hand}, so its commands were not played."
-        )
+        why = _(
+            "Your email answers an email from hand %(then)d of this game, "
+            "and the game is now in hand %(now)d, so its commands were not played."
+        ) % {"then": token.hand, "now": hand}
     else:
-        why = (
+        why = _(
             "Your email answers the email of an earlier turn, and the game has moved on "
             "since, so its commands were not played."
         )
-    paragraphs = [why, NOTHING_APPLIED, _now(game, token.seat_number)]
-    return Answer(EARLIER_TURN, "Email for an earlier turn", paragraphs, ok=False)
+    paragraphs = [why, nothing_applied(), _now(game, token.seat_number)]
+    return Answer(EARLIER_TURN, _("Email for an earlier turn"), paragraphs, ok=False)
 
 
 def _now(game: Any, seat: int) -> str:
     if game.turn_seat == seat:
-        return (
+        return _(
             "It is your turn now; the table below is the current one. "
             "Reply to this email with your commands."
         )
     names = seat_names(game)
     who = names[game.turn_seat] if game.turn_seat is not None else "?"
-    return (
-        f"It is now {who}'s turn; the table below is the current one. "
+    return _(
+        "It is now %(name)s's turn; the table below is the current one. "
         "We will email you when it is your turn."
-    )
+    ) % {"name": who}

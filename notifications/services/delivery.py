@@ -23,7 +23,7 @@ from notifications.services.outbox import (
     outbox_mark_sent,
     outbox_mark_skipped,
 )
-from notifications.services.preferences import email_skip_reason
+from notifications.services.preferences import email_skip_reason, language_of, time_zone_of
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,12 @@ def email_row_send(row: Outbox) -> str:
     reply_to = reply_address_for(row)
     try:
         message = build_message(
-            kind=row.kind, payload=row.payload, to=row.recipient.email, reply_to=reply_to
+            kind=row.kind,
+            payload=row.payload,
+            to=row.recipient.email,
+            reply_to=reply_to,
+            lang=language_of(user=row.recipient),
+            time_zone=time_zone_of(user=row.recipient),
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a
         # ValueError) or a payload the templates cannot draw is the row's own fault, and no

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import parse_action, player_view
-from games.mail import commands
+from games.mail import parsing as commands
 from games.mail.commands import MAX_COMMANDS, MAX_LINE_LENGTH, CommandError, parse_commands
 from tests.mail.positions import positions
 
@@ -138,3 +138,37 @@ def test_malformed_views(view: dict[str, Any], text: str) -> None:
 def test_a_view_with_a_malformed_meld_key_gives_no_malformed_action(key: str) -> None:
     # Found by test_malformed_views: a side's meld key '' became `add 2c to ''`.
     _check("add 2c", {"melds": [{key: []}], "seat": 0})
+
+
+# German and Icelandic words, cards and accents (games/mail/vocabulary.py).
+WORDS_DE_IS = [
+    "ziehen", "nehmen", "nehme", "auf", "mit", "auslegen", "melden", "anlegen", "an", "zu",
+    "abwerfen", "ablegen", "ja", "nein", "fragen", "darf", "ich", "ausmachen", "aufgeben",
+    "hilfe", "stand", "und", "dann", "den", "Stapel", "Fünfen", "Könige", "Jokern", "As",
+    "Dame", "Bube", "König", "Herz", "Pik", "Karo", "Kreuz", "Dp", "Bkr", "Kka", "10ka", "rot",
+    "draga", "taka", "með", "leggja", "út", "niður", "bæta", "við", "kasta", "já", "nei",
+    "spyrja", "má", "ég", "fara", "gefast", "upp", "hjálp", "staða", "og", "svo", "síðan",
+    "fimmurnar", "kóngana", "ás", "Á♥", "drottning", "gosi", "spaði", "hjarta", "tígull",
+    "lauf", "Ds", "Gl", "At", "Tt", "10t", "rauður", "blár", "jóker", "þristana", "ð", "þ",
+]  # fmt: skip
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.sampled_from(WORDS + WORDS_DE_IS), max_size=25),
+    spaces=st.lists(st.sampled_from(["", " ", "  ", ", ", "-"]), min_size=25, max_size=25),
+    view=st.sampled_from(VIEWS),
+    lang=st.sampled_from(["de", "is"]),
+)
+def test_command_like_text_in_german_and_icelandic(
+    words: list[str], spaces: list[str], view: dict[str, Any] | None, lang: str
+) -> None:
+    text = "".join(w + s for w, s in zip(words, spaces, strict=False))
+    try:
+        parsed = parse_commands(text, view, lang=lang)
+    except CommandError as error:
+        assert error.code == "invalid_action" and error.message
+        return
+    for command in parsed:
+        if command.action is not None:
+            parse_action(command.action)
