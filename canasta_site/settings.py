@@ -203,8 +203,12 @@ CANASTA_OUTBOX_BACKOFF_SECONDS = float(os.environ.get("CANASTA_OUTBOX_BACKOFF_SE
 CANASTA_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("CANASTA_OUTBOX_MAX_ATTEMPTS", "6"))
 CANASTA_OUTBOX_SWEEP_BATCH = int(os.environ.get("CANASTA_OUTBOX_SWEEP_BATCH", "100"))
 CANASTA_MAX_ABSENCE_DAYS_PER_YEAR = int(os.environ.get("CANASTA_MAX_ABSENCE_DAYS_PER_YEAR", "30"))
-# Links in emails point here.
-CANASTA_SITE_URL = os.environ.get("CANASTA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Links in emails point here. Unset, it is the address scripts/serve and the Procfile's web
+# process listen on: the same PORT (8000 when unset), so a service started on another port
+# does not mail links to 8000.
+CANASTA_SITE_URL = os.environ.get(
+    "CANASTA_SITE_URL", f"http://127.0.0.1:{os.environ.get('PORT') or '8000'}"
+).rstrip("/")
 
 # Email: files under var/mail by default; SMTP with EMAIL_BACKEND=...smtp.EmailBackend and the
 # EMAIL_HOST* variables.
