@@ -205,12 +205,13 @@ def play(
     box = Mailbox(mail_dir)
     summary = Summary()
     idle = 0
-    marker = "Match over" if until == "match" else "over:"
+    # Every email of a game has the game's subject; the X-Canasta-Kind header says what it is.
+    ends = {"match_over"} if until == "match" else {"hand_over", "match_over"}
     while summary.replies < max_replies:
         deliver()
         new = [m for m in box.new_messages() if str(m["Message-ID"]) not in seen]
         seen.update(str(m["Message-ID"]) for m in new)
-        summary.finished += [str(m["Subject"]) for m in new if marker in str(m["Subject"])]
+        summary.finished += [str(m["Subject"]) for m in new if str(m["X-Canasta-Kind"]) in ends]
         if summary.finished:
             return summary
         latest: dict[str, EmailMessage] = {}
@@ -225,7 +226,8 @@ def play(
             continue
         idle = 0
         for address, message in latest.items():
-            refused = "Move refused" in str(message["Subject"])
+            # An answer starts with what happened ("Move refused (...)").
+            refused = text_of(message).lstrip().startswith("Move refused")
             summary.refused += refused
             commands = choose_commands(text_of(message), rng, simple=refused)
             summary.log.append(f"{address}: {commands}")

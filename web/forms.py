@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _lazy
 
 from api.validators import LATEST_DATE
 from games import engine
@@ -185,6 +187,25 @@ class EmailForm(forms.ModelForm):
         help_texts = {"email": "Turn notifications and digests go here."}
 
 
+def turn_email_delays() -> list[tuple[int, str]]:
+    """The choices, in the language of the request (a callable: read when the form is made)."""
+    return [
+        (0, gettext("at once")),
+        *(
+            (
+                minutes,
+                ngettext(
+                    "after %(minutes)s minute if I have not looked",
+                    "after %(minutes)s minutes if I have not looked",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            for minutes in (1, 3, 5, 10, 15, 30, 60)
+        ),
+    ]
+
+
 class PreferenceForm(forms.Form):
     email_mode = forms.ChoiceField(
         choices=EmailMode.choices, widget=forms.RadioSelect, label="Email me"
@@ -194,6 +215,16 @@ class PreferenceForm(forms.Form):
         choices=[(h, f"{h:02d}:00 UTC") for h in range(24)],
         label="Daily digest at",
         help_text="Only with the daily digest.",
+    )
+    # notifications/services/presence.py: the email waits this long for the player to look.
+    turn_email_delay_minutes = forms.TypedChoiceField(
+        coerce=int,
+        choices=turn_email_delays,
+        label=_lazy("Send the “your turn” email"),
+        help_text=_lazy(
+            "No email while you have the game open. Hand-over emails wait as long, so that "
+            "hands played in quick succession come in one email."
+        ),
     )
 
 

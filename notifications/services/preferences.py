@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -63,6 +64,19 @@ def time_zone_of(*, user: Any) -> str:
     return preference_of(user=user).time_zone
 
 
+# The kinds that wait for the player's turn_email_delay_minutes before they are sent
+# (notifications/services/presence.py, summaries.py).
+DELAYED_KINDS = frozenset({OutboxKind.YOUR_TURN, OutboxKind.HAND_OVER})
+MAX_TURN_EMAIL_DELAY_MINUTES = 120
+
+
+def email_delay(*, recipient: Any, kind: str) -> timedelta:
+    """How long an email of `kind` to `recipient` waits before it is due."""
+    if kind not in DELAYED_KINDS:
+        return timedelta(0)
+    return timedelta(minutes=preference_of(user=recipient).turn_email_delay_minutes)
+
+
 def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
     """Why `recipient` gets no email of `kind` now, or None when it should be sent."""
     if not getattr(recipient, "email", ""):
@@ -74,7 +88,11 @@ def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
 
 
 def preference_update(
-    *, user: Any, email_mode: str | None = None, digest_hour: int | None = None
+    *,
+    user: Any,
+    email_mode: str | None = None,
+    digest_hour: int | None = None,
+    turn_email_delay_minutes: int | None = None,
 ) -> NotificationPreference:
     if email_mode is not None and email_mode not in EmailMode.values:
         raise GameError(
@@ -87,6 +105,14 @@ def preference_update(
         raise GameError(
             ErrorKind.INVALID, "invalid_digest_hour", "digest_hour is a UTC hour from 0 to 23."
         )
+    delay = turn_email_delay_minutes
+    if delay is not None and not 0 <= delay <= MAX_TURN_EMAIL_DELAY_MINUTES:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_turn_email_delay",
+            f"turn_email_delay_minutes is a number of minutes from 0 to "
+            f"{MAX_TURN_EMAIL_DELAY_MINUTES}.",
+        )
     with transaction.atomic():
         preference, _ = NotificationPreference.objects.select_for_update().get_or_create(
             user_id=user.pk
@@ -95,5 +121,7 @@ def preference_update(
             preference.email_mode = email_mode
         if digest_hour is not None:
             preference.digest_hour = digest_hour
+        if delay is not None:
+            preference.turn_email_delay_minutes = delay
         preference.save()
     return preference

@@ -70,6 +70,8 @@ def process_env(var_dir: Path, mail_dir: Path, **extra: str) -> dict[str, str]:
         CANASTA_DEADLINE_SWEEP_SECONDS="1",
         CANASTA_DIGEST_SECONDS="3600",
         CANASTA_OUTBOX_BACKOFF_SECONDS="1",
+        # Turn emails at once unless a test is about their delay (notifications presence).
+        CANASTA_TURN_EMAIL_DELAY_MINUTES="0",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)

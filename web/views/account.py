@@ -44,7 +44,11 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     context = {
         "email_form": EmailForm(instance=user),
         "preference_form": PreferenceForm(
-            initial={"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
+            initial={
+                "email_mode": preference.email_mode,
+                "digest_hour": preference.digest_hour,
+                "turn_email_delay_minutes": preference.turn_email_delay_minutes,
+            }
         ),
         "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
         "auto_draw": auto_draw_of(user=user),
