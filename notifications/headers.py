@@ -69,7 +69,7 @@ def thread_subject(payload: Mapping[str, Any]) -> str | None:
     if not isinstance(game, Mapping) or not game.get("id"):
         return None
     names = [str(name) for name in payload.get("names") or []]
-    return _("Canasta: %(players)s — game %(game)s") % {
+    return _("Canasta: %(players)s (game %(game)s)") % {
         "players": ", ".join(names) or "?",
         "game": str(game["id"])[:8],
     }

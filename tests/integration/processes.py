@@ -101,6 +101,14 @@ class Mailbox:
         """How many messages went to each (recipient, subject)."""
         return Counter((_unfolded(m["To"]), _unfolded(m["Subject"])) for m in self.messages())
 
+    def kinds(self) -> Counter[tuple[str, str]]:
+        """How many messages of each kind (X-Canasta-Kind) went to each recipient: every email
+        of a game has the game's subject."""
+        return Counter((_unfolded(m["To"]), str(m["X-Canasta-Kind"])) for m in self.messages())
+
+    def has_kind(self, to: str, kind: str) -> bool:
+        return self.kinds()[(to, kind)] > 0
+
     def subjects(self) -> list[str]:
         return sorted(str(m["Subject"]) for m in self.messages())
 

@@ -47,7 +47,7 @@ def _three_mails_of_one_game(user: Any, game: Any) -> list[Any]:
 def test_every_mail_of_a_game_has_one_subject_and_chains_to_the_first(people, table_game):
     first, second, third = _three_mails_of_one_game(people["alice"], table_game)
     assert {m.subject for m in mail.outbox} == {
-        f"Canasta: alice, carol, bob, dave — game {str(table_game.pk)[:8]}"
+        f"Canasta: alice, carol, bob, dave (game {str(table_game.pk)[:8]})"
     }
     assert first["In-Reply-To"] is None and first["References"] is None
     assert second["In-Reply-To"] == first["Message-ID"]
