@@ -257,7 +257,7 @@ def test_the_same_with_the_embedded_broker_through_scripts_serve_and_the_api(
         assert presence in ("human", "away") and timeouts >= 1
 
     # Everything stopped (Ctrl-C): each row marked sent was mailed once, and nothing else.
-    assert mailbox.counts() == _sent_mail(game_id)
+    assert mailbox.kinds() == _sent_mail(game_id)
 
 
 def _presence(body: dict[str, Any], seat: int) -> tuple[str, int]:
