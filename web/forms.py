@@ -217,8 +217,11 @@ class PreferenceForm(forms.Form):
         help_text="Only with the daily digest.",
     )
     # notifications/services/presence.py: the email waits this long for the player to look.
+    # Optional: a form without it (an older page) leaves the delay as it is.
     turn_email_delay_minutes = forms.TypedChoiceField(
         coerce=int,
+        required=False,
+        empty_value=None,
         choices=turn_email_delays,
         label=_lazy("Send the “your turn” email"),
         help_text=_lazy(

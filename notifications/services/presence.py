@@ -1,4 +1,5 @@
-"""Whether a player has the game in front of them: no "your turn" email while they do.
+"""Whether a player has the game in front of them: no "your turn" email while they do (and no
+hand-over email for a hand they watched end).
 
 The game page records a look when it is loaded and each time its polling reads the game
 (web/views/game.py, api/views/play.py: reads made with the browser session only; a token
@@ -31,7 +32,14 @@ logger = logging.getLogger(__name__)
 
 # The reasons recorded on a dropped row (Outbox.last_error), also counted by operators.
 SEEN_REASON = "the player looked at the game after the turn began"
+SEEN_HAND_REASON = "the player saw the end of the hand on the game page"
 PLAYED_REASON = "the turn was played before the email was due"
+_SEEN = {
+    OutboxKind.YOUR_TURN: SEEN_REASON,
+    OutboxKind.REMINDER: SEEN_REASON,
+    # The page shows the hand's score sheet: the email would tell them nothing new.
+    OutboxKind.HAND_OVER: SEEN_HAND_REASON,
+}
 
 
 def _write_gate(user_id: Any, game_id: Any) -> bool:
@@ -85,13 +93,14 @@ def _turn_over(row: Outbox) -> bool:
 
 
 def turn_email_drop_reason(row: Outbox, *, now: datetime | None = None) -> str | None:
-    """Why a due turn email (your turn, reminder) is not worth sending now, or None.
+    """Why a due turn email (your turn, reminder) or hand-over email is not worth sending now,
+    or None.
 
     Seen "since the turn began" is since the row was written; for an email sent at once that
     would miss a page that is open but polled a moment before the move, so a look within
     CANASTA_PRESENCE_SECONDS before now counts too.
     """
-    if row.kind not in {OutboxKind.YOUR_TURN, OutboxKind.REMINDER} or row.game_id is None:
+    if row.kind not in _SEEN or row.game_id is None:
         return None
     if row.kind == OutboxKind.YOUR_TURN and _turn_over(row):
         return PLAYED_REASON
@@ -100,4 +109,4 @@ def turn_email_drop_reason(row: Outbox, *, now: datetime | None = None) -> str |
         return None
     now = now or timezone.now()
     since = min(row.created_at, now - timedelta(seconds=settings.CANASTA_PRESENCE_SECONDS))
-    return SEEN_REASON if seen >= since else None
+    return _SEEN[row.kind] if seen >= since else None

@@ -13,6 +13,7 @@ from games.models import Game, Seat
 from notifications.models import Outbox, OutboxStatus
 from notifications.payloads import hand_over_payload, match_over_payload
 from notifications.services.outbox import outbox_enqueue, outbox_sweep
+from notifications.services.presence import SEEN_HAND_REASON, presence_record
 from notifications.services.summaries import FOLDED_REASON
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -129,3 +130,19 @@ def test_a_player_who_is_back_gets_the_held_hands_with_the_next_one(people, tabl
     _sweep_at(T0 + timedelta(minutes=1))
     (message,) = _to(alice)
     assert "Hand 1: side 0: 100" in message.body
+
+
+def test_a_player_who_watched_the_hand_end_on_the_page_gets_no_hand_over_email(
+    people, table_game, settings
+):
+    settings.CANASTA_TURN_EMAIL_DELAY_MINUTES = 3
+    _quiet()
+    alice, bob = people["alice"], people["bob"]
+    _hand_over(table_game, alice, 0, 1, T0)
+    _hand_over(table_game, bob, 2, 1, T0)
+    with time_machine.travel(T0 + timedelta(minutes=1), tick=False):
+        presence_record(user=alice, game=table_game)
+    _sweep_at(T0 + timedelta(minutes=3))
+    assert _to(alice) == [] and len(_to(bob)) == 1
+    row = Outbox.objects.get(kind="hand_over", recipient=alice)
+    assert row.last_error == SEEN_HAND_REASON
