@@ -211,8 +211,12 @@ CANASTA_OUTBOX_BACKOFF_SECONDS = float(os.environ.get("CANASTA_OUTBOX_BACKOFF_SE
 CANASTA_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("CANASTA_OUTBOX_MAX_ATTEMPTS", "6"))
 CANASTA_OUTBOX_SWEEP_BATCH = int(os.environ.get("CANASTA_OUTBOX_SWEEP_BATCH", "100"))
 CANASTA_MAX_ABSENCE_DAYS_PER_YEAR = int(os.environ.get("CANASTA_MAX_ABSENCE_DAYS_PER_YEAR", "30"))
-# Links in emails point here.
-CANASTA_SITE_URL = os.environ.get("CANASTA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Links in emails point here. Unset, it is the address scripts/serve and the Procfile's web
+# process listen on: the same PORT (8000 when unset), so a service started on another port
+# does not mail links to 8000.
+CANASTA_SITE_URL = os.environ.get(
+    "CANASTA_SITE_URL", f"http://127.0.0.1:{os.environ.get('PORT') or '8000'}"
+).rstrip("/")
 
 # Email: files under var/mail by default; SMTP with EMAIL_BACKEND=...smtp.EmailBackend and the
 # EMAIL_HOST* variables.
@@ -226,6 +230,22 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Canasta <canasta@localhost>")
+# The domain of our Message-IDs (threading, notifications/headers.py); unset: the domain of
+# DEFAULT_FROM_EMAIL (the one its DKIM signature is for).
+CANASTA_MESSAGE_ID_DOMAIN = os.environ.get("CANASTA_MESSAGE_ID_DOMAIN", "")
+# Presence on the game page (notifications/services/presence.py): a look is written at most
+# every WRITE seconds per player and game, and a page seen within PRESENCE seconds counts as
+# open (it polls every few seconds, every 30 in a hidden tab).
+CANASTA_PRESENCE_WRITE_SECONDS = int(os.environ.get("CANASTA_PRESENCE_WRITE_SECONDS", "30"))
+CANASTA_PRESENCE_SECONDS = int(os.environ.get("CANASTA_PRESENCE_SECONDS", "120"))
+# How long a "your turn" email waits for the player to look first, for players who did not
+# choose (NotificationPreference.turn_email_delay_minutes); 0: at once.
+CANASTA_TURN_EMAIL_DELAY_MINUTES = int(os.environ.get("CANASTA_TURN_EMAIL_DELAY_MINUTES", "3"))
+# While a bot plays a player's seat, their hand-over emails wait (checked again every this
+# many minutes) and come as one summary when the match ends or they are back.
+CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES = int(
+    os.environ.get("CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES", "10")
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

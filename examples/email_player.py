@@ -274,14 +274,13 @@ def play(
     box = Mailbox(mail_dir)
     summary = Summary()
     idle = 0
-    markers = [w["match_over" if until == "match" else "hand_over"] for w in WORDS.values()]
+    # Every email of a game has the game's subject; the X-Canasta-Kind header says what it is.
+    ends = {"match_over"} if until == "match" else {"hand_over", "match_over"}
     while summary.replies < max_replies:
         deliver()
         new = [m for m in box.new_messages() if str(m["Message-ID"]) not in seen]
         seen.update(str(m["Message-ID"]) for m in new)
-        summary.finished += [
-            str(m["Subject"]) for m in new if any(k in str(m["Subject"]) for k in markers)
-        ]
+        summary.finished += [str(m["Subject"]) for m in new if str(m["X-Canasta-Kind"]) in ends]
         if summary.finished:
             return summary
         latest: dict[str, EmailMessage] = {}
@@ -296,7 +295,10 @@ def play(
             continue
         idle = 0
         for address, message in latest.items():
-            refused = any(w["refused"] in str(message["Subject"]) for w in WORDS.values())
+            # An answer starts with what happened ("Move refused (...)"), in the player's language.
+            refused = any(
+                text_of(message).lstrip().startswith(w["refused"]) for w in WORDS.values()
+            )
             summary.refused += refused
             commands = choose_commands(text_of(message), rng, simple=refused)
             summary.log.append(f"{address}: {commands}")

@@ -11,7 +11,6 @@ sender passes it in (notifications/services/delivery.py).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,6 +25,8 @@ from django.utils.translation import ngettext
 
 from games import display
 from games.mail.text import game_line, render_table_html, render_table_text
+from notifications.headers import thread_subject
+from notifications.services.summaries import earlier_hands_paragraphs
 
 
 @dataclass
@@ -143,9 +144,11 @@ def _email_reply(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     paragraphs = payload.get("paragraphs")
     if not isinstance(paragraphs, list):
         paragraphs = [str(payload.get("text", ""))]
+    subject = str(payload.get("subject") or _("Your email"))
+    # The subject is the game's thread subject: what the answer says comes first in the body.
     return _Parts(
-        str(payload.get("subject") or _("Your email")),
-        [str(p) for p in paragraphs],
+        subject,
+        [subject, *(str(p) for p in paragraphs)],
         _table(payload, with_legal=payload.get("legal") is not None, reply_to=reply_to),
     )
 
@@ -297,6 +300,7 @@ def render(
 
 def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> RenderedEmail:
     parts = RENDERERS.get(kind, _generic)(payload, reply_to)
+    parts.paragraphs += earlier_hands_paragraphs(payload)  # a bot-played stretch, summarised
     game = payload.get("game")
     link = [_("Open the game: %(url)s") % {"url": game["url"]}] if game else []
     text_blocks = [*parts.paragraphs]
@@ -308,7 +312,8 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
         text_blocks.append(p)
         html_blocks.append(f"<p>{urlize(p, autoescape=True)}</p>")
     return RenderedEmail(
-        subject=f"[Canasta] {parts.subject}",
+        # One subject for every email of a game, so that it is one thread (notifications/headers.py).
+        subject=thread_subject(payload) or f"[Canasta] {parts.subject}",
         text="\n\n".join(b for b in text_blocks if b) + "\n",
         html=(
             f"<html><head><title>{html.escape(parts.subject)}</title></head><body>"
@@ -319,21 +324,6 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     )
 
 
-_MESSAGE_ID = re.compile(r"<[^<>\s]{1,250}>")
-
-
-def _headers(payload: dict[str, Any], reply_to: str | None) -> dict[str, str]:
-    headers = {}
-    if reply_to:
-        # RFC 3834: automatic mail, so vacation responders do not answer a reply address.
-        headers["Auto-Submitted"] = "auto-generated"
-    in_reply_to = str(payload.get("in_reply_to") or "")
-    if _MESSAGE_ID.fullmatch(in_reply_to):
-        headers["In-Reply-To"] = in_reply_to
-        headers["References"] = in_reply_to
-    return headers
-
-
 def build_message(
     *,
     kind: str,
@@ -342,7 +332,10 @@ def build_message(
     reply_to: str | None = None,
     lang: str | None = None,
     time_zone: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> EmailMultiAlternatives:
+    """``headers``: notifications.headers.message_headers of the row (threading, Date,
+    unsubscribe); without them the email is still marked automatic."""
     email = render(kind=kind, payload=payload, reply_to=reply_to, lang=lang, time_zone=time_zone)
     message = EmailMultiAlternatives(
         subject=email.subject,
@@ -350,7 +343,7 @@ def build_message(
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         reply_to=[email.reply_to] if email.reply_to else None,
-        headers=_headers(payload, email.reply_to),
+        headers=headers or {"Auto-Submitted": "auto-generated"},
     )
     message.attach_alternative(email.html, "text/html")
     return message

@@ -104,6 +104,11 @@ class Language(models.TextChoices):
     ICELANDIC = "is", "Íslenska"
 
 
+def default_turn_email_delay() -> int:
+    """The site's default delay of turn emails, in minutes (CANASTA_TURN_EMAIL_DELAY_MINUTES)."""
+    return int(settings.CANASTA_TURN_EMAIL_DELAY_MINUTES)
+
+
 class NotificationPreference(models.Model):
     """A user's preferences (email, language, time zone); a user without a row gets the defaults."""
 
@@ -123,6 +128,11 @@ class NotificationPreference(models.Model):
     language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH)
     # An IANA zone name ("Europe/Berlin"): dates and times are shown in it.
     time_zone = models.CharField(max_length=64, default="UTC")
+    # How long a "your turn" email waits for the player to look at the game first; looking
+    # (the game page open, notifications/services/presence.py) drops it. 0: at once (still
+    # not while the page is open). Hand-over emails wait as long, so that the hands of a fast
+    # stretch of play come in one email.
+    turn_email_delay_minutes = models.PositiveSmallIntegerField(default=default_turn_email_delay)
 
     class Meta:
         constraints = [
@@ -133,6 +143,28 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email_mode} for user {self.user_id}"
+
+
+class GamePresence(models.Model):
+    """When a user last had a game in front of them (its page open, or read by the page).
+
+    Written at most once per CANASTA_PRESENCE_WRITE_SECONDS per user and game
+    (notifications.services.presence.presence_record); read when a turn email is due.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_presence"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="presence")
+    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="presence_user_game_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} saw game {self.game_id} at {self.last_seen_at}"
 
 
 class Absence(models.Model):

@@ -1,6 +1,7 @@
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.cache import caches
@@ -22,6 +23,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if INTEGRATION_DIR in item.path.parents:
             item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(autouse=True)
+def turn_emails_at_once(settings: Any) -> None:
+    # The site's default delay of turn and hand-over emails (they wait for the player to look
+    # at the game first, notifications/services/presence.py) is minutes; tests about other
+    # things see their emails at once. Tests of the delay set it themselves.
+    settings.CANASTA_TURN_EMAIL_DELAY_MINUTES = 0
 
 
 @pytest.fixture(autouse=True)

@@ -307,6 +307,25 @@ class EmailForm(forms.ModelForm):
         help_texts = {"email": gettext_lazy("Turn notifications and digests go here.")}
 
 
+def turn_email_delays() -> list[tuple[int, str]]:
+    """The choices, in the language of the request (a callable: read when the form is made)."""
+    return [
+        (0, _("at once")),
+        *(
+            (
+                minutes,
+                ngettext(
+                    "after %(minutes)s minute if I have not looked",
+                    "after %(minutes)s minutes if I have not looked",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            for minutes in (1, 3, 5, 10, 15, 30, 60)
+        ),
+    ]
+
+
 class PreferenceForm(forms.Form):
     email_mode = forms.ChoiceField(
         choices=EMAIL_MODES, widget=forms.RadioSelect, label=gettext_lazy("Email me")
@@ -316,6 +335,19 @@ class PreferenceForm(forms.Form):
         choices=[(h, f"{h:02d}:00 UTC") for h in range(24)],
         label=gettext_lazy("Daily digest at"),
         help_text=gettext_lazy("Only with the daily digest."),
+    )
+    # notifications/services/presence.py: the email waits this long for the player to look.
+    # Optional: a form without it (an older page) leaves the delay as it is.
+    turn_email_delay_minutes = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=turn_email_delays,
+        label=gettext_lazy("Send the “your turn” email"),
+        help_text=gettext_lazy(
+            "No email while you have the game open. Hand-over emails wait as long, so that "
+            "hands played in quick succession come in one email."
+        ),
     )
 
 

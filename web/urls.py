@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from web.views import account, game, lobby, tokens
+from web.views import account, game, lobby, tokens, unsubscribe
 
 app_name = "web"
 
@@ -31,6 +31,7 @@ urlpatterns = [
     ),
     path("language/", account.language_view, name="set_language"),
     path("settings/", account.settings_view, name="settings"),
+    path("unsubscribe/<str:token>/", unsubscribe.unsubscribe_view, name="unsubscribe"),
     path("account/tokens/", tokens.tokens_view, name="tokens"),
     path("games/new/", lobby.create_view, name="create"),
     path("games/<uuid:game_id>/", game.game_view, name="game"),

@@ -9,7 +9,7 @@ from api.validators import not_too_far_ahead
 from mailplay.models import AutoDraw
 from mailplay.services.autodraw import FROM_SWITCH
 from notifications.models import EmailMode, Language
-from notifications.services.preferences import time_zone_names
+from notifications.services.preferences import MAX_TURN_EMAIL_DELAY_MINUTES, time_zone_names
 
 EMAIL_MODE_HELP = (
     "every_turn: a mail for every turn, reminder, timeout and result; digest: one daily mail "
@@ -63,10 +63,19 @@ class AutoDrawField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
+TURN_EMAIL_DELAY_HELP = (
+    'Minutes a "your turn" email (and a hand-over email) waits for you to look at the game '
+    "first; looking at the game page drops it. 0: at once (still none while the page is open)."
+)
+
+
 class PreferencesSerializer(serializers.Serializer):
     email_mode = serializers.ChoiceField(choices=EmailMode.choices, help_text=EMAIL_MODE_HELP)
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, help_text="UTC hour after which the daily digest is sent."
+    )
+    turn_email_delay_minutes = serializers.IntegerField(
+        min_value=0, max_value=MAX_TURN_EMAIL_DELAY_MINUTES, help_text=TURN_EMAIL_DELAY_HELP
     )
     auto_draw = serializers.ChoiceField(
         choices=AutoDraw.choices, allow_null=True, help_text=AUTO_DRAW_HELP
@@ -81,6 +90,12 @@ class PreferencesPatchInSerializer(serializers.Serializer):
     )
     digest_hour = serializers.IntegerField(
         min_value=0, max_value=23, required=False, help_text="UTC hour, 0-23."
+    )
+    turn_email_delay_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_TURN_EMAIL_DELAY_MINUTES,
+        required=False,
+        help_text=TURN_EMAIL_DELAY_HELP,
     )
     auto_draw = AutoDrawField(
         required=False,

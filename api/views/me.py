@@ -40,6 +40,7 @@ def _preferences(user: Any) -> dict[str, Any]:
     return {
         "email_mode": preference.email_mode,
         "digest_hour": preference.digest_hour,
+        "turn_email_delay_minutes": preference.turn_email_delay_minutes,
         "auto_draw": auto_draw_of(user=user),
         "language": preference.language,
         "time_zone": preference.time_zone,

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,6 +31,7 @@ from games import engine, selectors
 from games.services.common import require_active, require_player
 from games.services.moves import game_resign, moves_submit_with_table
 from games.services.seats import seat_reclaim
+from notifications.services.presence import presence_record
 
 # W/"<game id>-<version>-<seat>" as we send it, the same without W/ or quotes, or a bare number.
 _IF_MATCH = re.compile(r'^(?:W/)?"?(?:(?P<game>[0-9a-f-]{36})-)?(?P<version>\d+)(?:-[a-z0-9]+)?"?$')
@@ -59,8 +61,17 @@ class GameDetailView(APIView):
             **GAME_COMMON,
         },
     )
-    @one_snapshot
     def get(self, request: Request, game_id: UUID) -> Response:
+        response = self._read(request, game_id)
+        # The game page polls here: its player is looking at the game, so no turn email
+        # (notifications/services/presence.py). Written after the read-only snapshot. Only
+        # for the browser session: a token client may poll with nobody looking.
+        if isinstance(request.successful_authenticator, SessionAuthentication):
+            presence_record(user=request.user, game=game_id)
+        return response
+
+    @one_snapshot
+    def _read(self, request: Request, game_id: UUID) -> Response:
         game, seat = selectors.game_visible_to(game_id=game_id, user=request.user)
         tag = etag(game, seat)
         if _if_none_match(request, tag):

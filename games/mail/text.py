@@ -558,7 +558,9 @@ def _html_line(line: Line, variant: str, names: Mapping[str, str] | None, lang: 
     out: list[str] = []
     for part in line:
         if isinstance(part, str):
-            out.append(html.escape(part.strip() if not out else part))
+            # Only the leading indentation goes (the paragraph's padding shows it); the space
+            # before the cards that follow stays ("top: 5♥", not "top:5♥").
+            out.append(html.escape(part.lstrip() if not out else part))
         else:
             _kind, cards, sep = part
             spans = []

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from django.db import DatabaseError
 
 from notifications.emails import build_message
+from notifications.headers import message_headers
 from notifications.models import Outbox, OutboxStatus
 from notifications.services.outbox import (
     outbox_mark_failed_attempt,
@@ -24,6 +25,14 @@ from notifications.services.outbox import (
     outbox_mark_skipped,
 )
 from notifications.services.preferences import email_skip_reason, language_of, time_zone_of
+from notifications.services.presence import turn_email_drop_reason
+from notifications.services.summaries import (
+    FOLDED_REASON,
+    earlier_hands,
+    hand_over_held,
+    hand_over_hold,
+    hand_over_superseded,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -62,23 +71,39 @@ def _mark_sent(row: Outbox) -> None:
             time.sleep(0.5 * attempt)
 
 
+def _not_wanted_now(row: Outbox) -> str | None:
+    """A turn email the player no longer needs (they looked, or played), or a hand-over email
+    a later one will summarise."""
+    if hand_over_superseded(row):
+        return FOLDED_REASON
+    return turn_email_drop_reason(row)
+
+
 def email_row_send(row: Outbox) -> str:
     """Send a claimed email row through Django's email backend; returns its new status."""
-    reason = email_skip_reason(recipient=row.recipient, kind=row.kind)
+    reason = email_skip_reason(recipient=row.recipient, kind=row.kind) or _not_wanted_now(row)
     if reason:
         outbox_mark_skipped(row, reason=reason)
         return OutboxStatus.SKIPPED
+    if hand_over_held(row):
+        hand_over_hold(row)
+        return OutboxStatus.PENDING
     # Outside the render check below: a database error here is transient, and the row stays
     # claimed until the sweep tries it again, instead of failing for good.
     reply_to = reply_address_for(row)
+    payload = row.payload
+    folded = earlier_hands(row)
+    if folded:
+        payload = {**payload, "earlier_hands": folded}
     try:
         message = build_message(
             kind=row.kind,
-            payload=row.payload,
+            payload=payload,
             to=row.recipient.email,
             reply_to=reply_to,
             lang=language_of(user=row.recipient),
             time_zone=time_zone_of(user=row.recipient),
+            headers=message_headers(row, payload=payload),
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a
         # ValueError) or a payload the templates cannot draw is the row's own fault, and no

@@ -23,7 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from notifications.models import OPEN_STATUSES, Outbox, OutboxChannel, OutboxStatus
-from notifications.services.preferences import email_skip_reason
+from notifications.services.preferences import email_delay, email_skip_reason
 
 logger = logging.getLogger(__name__)
 
@@ -66,8 +66,11 @@ def outbox_enqueue(
     """
     key = key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq)
     skip_reason = None
+    now = timezone.now()
+    due = now
     if channel == OutboxChannel.EMAIL:
         skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+        due = now + email_delay(recipient=recipient, kind=kind)
     # A skipped row is written all the same: it records that the event happened and why no
     # mail went out (delivery checks the preference again, in case it changed meanwhile).
     status = OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING
@@ -86,11 +89,16 @@ def outbox_enqueue(
                 payload=payload,
                 status=status,
                 last_error=skip_reason or "",
+                created_at=now,
+                # A turn email waits for the player to look first (services/presence.py): a
+                # deadline the sweep reads, not a countdown.
+                next_attempt_at=due,
             )
     except IntegrityError:
         # The key exists: this event was written already (a retry, a repeated event).
         return None
-    if row.status == OutboxStatus.PENDING:
+    # A row that waits (a turn email, services/presence.py) is the sweep's once it is due.
+    if row.status == OutboxStatus.PENDING and row.next_attempt_at <= now:
         transaction.on_commit(lambda: _schedule_delivery(row.pk))
     return row
 
@@ -107,6 +115,7 @@ def outbox_row(
     """An email row as outbox_enqueue would write it (its preference judged now), unsaved:
     for outbox_write_new, which writes several in one statement."""
     skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+    now = timezone.now()
     return Outbox(
         key=key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq),
         recipient=recipient,
@@ -117,6 +126,8 @@ def outbox_row(
         payload=payload,
         status=OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING,
         last_error=skip_reason or "",
+        created_at=now,
+        next_attempt_at=now + email_delay(recipient=recipient, kind=kind),
     )
 
 
@@ -131,7 +142,12 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     if not rows:
         return []
     written = Outbox.objects.bulk_create(rows)
-    pending = [row.pk for row in written if row.status == OutboxStatus.PENDING]
+    now = timezone.now()
+    pending = [
+        row.pk
+        for row in written
+        if row.status == OutboxStatus.PENDING and row.next_attempt_at <= now
+    ]
     for outbox_id in pending:
         transaction.on_commit(lambda outbox_id=outbox_id: _schedule_delivery(outbox_id))
     return written

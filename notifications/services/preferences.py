@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -65,6 +66,19 @@ def time_zone_of(*, user: Any) -> str:
     return preference_of(user=user).time_zone
 
 
+# The kinds that wait for the player's turn_email_delay_minutes before they are sent
+# (notifications/services/presence.py, summaries.py).
+DELAYED_KINDS = frozenset({OutboxKind.YOUR_TURN, OutboxKind.HAND_OVER})
+MAX_TURN_EMAIL_DELAY_MINUTES = 120
+
+
+def email_delay(*, recipient: Any, kind: str) -> timedelta:
+    """How long an email of `kind` to `recipient` waits before it is due."""
+    if kind not in DELAYED_KINDS:
+        return timedelta(0)
+    return timedelta(minutes=preference_of(user=recipient).turn_email_delay_minutes)
+
+
 def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
     """Why `recipient` gets no email of `kind` now, or None when it should be sent."""
     if not getattr(recipient, "email", ""):
@@ -94,7 +108,11 @@ def time_zone_check(name: str) -> str:
 
 
 def _check(
-    email_mode: str | None, digest_hour: int | None, language: str | None, time_zone: str | None
+    email_mode: str | None,
+    digest_hour: int | None,
+    language: str | None,
+    time_zone: str | None,
+    delay: int | None,
 ) -> None:
     if language is not None and language not in Language.values:
         raise GameError(
@@ -116,6 +134,13 @@ def _check(
         raise GameError(
             ErrorKind.INVALID, "invalid_digest_hour", "digest_hour is a UTC hour from 0 to 23."
         )
+    if delay is not None and not 0 <= delay <= MAX_TURN_EMAIL_DELAY_MINUTES:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_turn_email_delay",
+            f"turn_email_delay_minutes is a number of minutes from 0 to "
+            f"{MAX_TURN_EMAIL_DELAY_MINUTES}.",
+        )
 
 
 def preference_update(
@@ -125,9 +150,11 @@ def preference_update(
     digest_hour: int | None = None,
     language: str | None = None,
     time_zone: str | None = None,
+    turn_email_delay_minutes: int | None = None,
 ) -> NotificationPreference:
     """Saves the fields given (None: left as it is); nothing is saved when one is invalid."""
-    _check(email_mode, digest_hour, language, time_zone)
+    delay = turn_email_delay_minutes
+    _check(email_mode, digest_hour, language, time_zone, delay)
     with transaction.atomic():
         preference, _ = NotificationPreference.objects.select_for_update().get_or_create(
             user_id=user.pk
@@ -140,5 +167,7 @@ def preference_update(
             preference.language = language
         if time_zone is not None:
             preference.time_zone = time_zone
+        if delay is not None:
+            preference.turn_email_delay_minutes = delay
         preference.save()
     return preference

@@ -245,11 +245,17 @@ def test_preferences_have_defaults_and_change_field_by_field(clients, users):
     assert clients["alice"].get(ME + "preferences/").json() == {
         "email_mode": "every_turn",
         "digest_hour": 7,
+        "turn_email_delay_minutes": 0,  # the site's default (tests/conftest.py)
         "auto_draw": None,  # alice has never played by email
         "language": "en",
         "time_zone": "UTC",
     }
-    same = {"auto_draw": None, "language": "en", "time_zone": "UTC"}
+    same = {
+        "auto_draw": None,
+        "language": "en",
+        "time_zone": "UTC",
+        "turn_email_delay_minutes": 0,
+    }
     response = clients["alice"].patch(ME + "preferences/", {"email_mode": "digest"}, format="json")
     assert response.json() == {"email_mode": "digest", "digest_hour": 7, **same}
     response = clients["alice"].patch(ME + "preferences/", {"digest_hour": 20}, format="json")
@@ -261,7 +267,12 @@ def test_preferences_have_defaults_and_change_field_by_field(clients, users):
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"email_mode": "hourly"}, "email_mode"), ({"digest_hour": 24}, "digest_hour")],
+    [
+        ({"email_mode": "hourly"}, "email_mode"),
+        ({"digest_hour": 24}, "digest_hour"),
+        ({"turn_email_delay_minutes": -1}, "turn_email_delay_minutes"),
+        ({"turn_email_delay_minutes": 121}, "turn_email_delay_minutes"),
+    ],
 )
 def test_bad_preferences_are_refused(clients, users, body, field):
     response = clients["alice"].patch(ME + "preferences/", body, format="json")

@@ -70,6 +70,8 @@ def process_env(var_dir: Path, mail_dir: Path, **extra: str) -> dict[str, str]:
         CANASTA_DEADLINE_SWEEP_SECONDS="1",
         CANASTA_DIGEST_SECONDS="3600",
         CANASTA_OUTBOX_BACKOFF_SECONDS="1",
+        # Turn emails at once unless a test is about their delay (notifications presence).
+        CANASTA_TURN_EMAIL_DELAY_MINUTES="0",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)
@@ -98,6 +100,14 @@ class Mailbox:
     def counts(self) -> Counter[tuple[str, str]]:
         """How many messages went to each (recipient, subject)."""
         return Counter((_unfolded(m["To"]), _unfolded(m["Subject"])) for m in self.messages())
+
+    def kinds(self) -> Counter[tuple[str, str]]:
+        """How many messages of each kind (X-Canasta-Kind) went to each recipient: every email
+        of a game has the game's subject."""
+        return Counter((_unfolded(m["To"]), str(m["X-Canasta-Kind"])) for m in self.messages())
+
+    def has_kind(self, to: str, kind: str) -> bool:
+        return self.kinds()[(to, kind)] > 0
 
     def subjects(self) -> list[str]:
         return sorted(str(m["Subject"]) for m in self.messages())

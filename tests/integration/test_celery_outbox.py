@@ -125,7 +125,7 @@ def enqueue(recipient: Any, marker: str) -> Outbox:
 
 
 def subject(marker: str) -> str:
-    return f"[Canasta] Match over: classic game {marker[:8]}"
+    return f"Canasta: alice, bob, carol, dave (game {marker[:8]})"
 
 
 def sweeps_done(process: subprocess.Popen[bytes]) -> int:

@@ -202,7 +202,7 @@ def test_a_reply_to_an_earlier_turn_in_the_same_hand_is_refused_and_shows_the_ta
     assert _moves(game) == moves
     [answer] = _sent_after(before)
     assert answer.to == [ALICE]
-    assert answer.subject.startswith("[Canasta] Email for an earlier turn")
+    assert answer.body.startswith("Email for an earlier turn")
     assert "earlier turn" in answer.body and "Nothing was applied." in answer.body
     assert "It is your turn now" in answer.body
     assert "YOUR HAND" in answer.body and "WHAT YOU CAN DO NOW" in answer.body
@@ -257,7 +257,7 @@ def test_a_late_reply_to_a_turn_email_of_an_earlier_hand_is_refused(game):
     rng = random.Random(2)
     game = _others_play_until_the_turn_of(game, 2, rng)
     turn = _turn_mail(BOB)
-    assert turn.subject.startswith("[Canasta] Your turn")
+    assert turn.extra_headers["X-Canasta-Kind"] == "your_turn"
     game = play_until_hand_ends(game, rng)
     assert game.status == "active" and current_table(game).hand == 2
     game = _others_play_until_the_turn_of(game, 2, rng)
@@ -291,7 +291,7 @@ def test_a_reply_to_the_reminder_of_the_current_turn_plays(people):
     game = Game.objects.get(pk=game.pk)
     assert reminder_send(game_id=game.pk, now=game.reminder_at)
     reminder = _turn_mail()
-    assert reminder.subject.startswith("[Canasta] Reminder")
+    assert reminder.extra_headers["X-Canasta-Kind"] == "reminder"
     assert reminder.reply_to != turn.reply_to
 
     raw = sample(

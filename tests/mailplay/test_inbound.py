@@ -32,7 +32,7 @@ def test_it_plays_a_whole_turn_by_replying_to_the_turn_emails(game, people):
     assert "processed: applied" in status
     assert token.token not in status
     answer = _turn_mail()
-    assert answer.subject.startswith("[Canasta] Move applied")
+    assert answer.body.startswith("Move applied")
     assert "Applied: draw." in answer.body
     assert "You drew " in answer.body
     assert "It is still your turn" in answer.body
@@ -49,7 +49,7 @@ def test_it_plays_a_whole_turn_by_replying_to_the_turn_emails(game, people):
     assert "WHAT YOU CAN DO NOW" not in answer.body
     assert [m.action["type"] for m in _moves(game)] == ["draw", "discard"]
     carol = mails_to("carol@example.com")
-    assert [m.subject.split(":")[0] for m in carol] == ["[Canasta] Your turn"]
+    assert [m.extra_headers["X-Canasta-Kind"] for m in carol] == ["your_turn"]
     assert carol[0].reply_to != turn.reply_to
     assert MailPlayer.objects.filter(user=people["alice"]).exists()
 
@@ -79,7 +79,7 @@ def test_a_command_error_applies_nothing_and_names_the_line(game):
 
     assert "processed: invalid_action" in status
     answer = _turn_mail()
-    assert answer.subject.startswith("[Canasta] Move refused")
+    assert answer.body.startswith("Move refused")
     assert 'Line 2: "discard 9z"' in answer.body
     assert "(code: invalid_action)" in answer.body
     assert "Nothing was applied." in answer.body
@@ -143,7 +143,7 @@ def test_status_and_help_apply_nothing_and_answer_with_the_table(game):
 
     assert "processed: status" in receive(reply(turn, "status"))
     status = _turn_mail()
-    assert status.subject.startswith("[Canasta] The table")
+    assert status.body.startswith("The table")
     assert "It is your turn" in status.body and "WHAT YOU CAN DO NOW" in status.body
 
     assert "processed: help" in receive(reply(turn, "help"))
@@ -159,7 +159,9 @@ def test_resign_ends_the_match(game):
     game.refresh_from_db()
     assert game.status == "finished" and game.end_reason == "resigned"
     deliver()
-    assert any("Match over" in m.subject for m in mails_to("dave@example.com"))
+    assert any(
+        m.extra_headers["X-Canasta-Kind"] == "match_over" for m in mails_to("dave@example.com")
+    )
     assert any("You resigned" in m.body for m in mails_to(ALICE))
 
 

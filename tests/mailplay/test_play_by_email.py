@@ -40,7 +40,7 @@ def test_four_players_play_a_whole_hand_by_email(game, settings, tmp_path):
     assert InboundMessage.objects.filter(status="processed").count() == summary.replies
     # Everybody got the end of the hand by email.
     mails = player.read_mailbox(tmp_path)
-    over = [m for m in mails if " over: " in str(m["Subject"])]
+    over = [m for m in mails if str(m["X-Canasta-Kind"]) in {"hand_over", "match_over"}]
     assert {str(m["To"]) for m in over} == {f"{n}@example.com" for n in CAST4}
 
 

@@ -141,7 +141,8 @@ def test_delivery_sends_exactly_one_email_and_marks_the_row_sent(people):
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["alice@example.com"]
-    assert "Match over" in message.subject
+    assert message.subject == "Canasta: alice, carol, bob, dave (game 01234567)"
+    assert message.body.startswith("The match classic game 01234567 is over")
     assert "http://127.0.0.1:8000/games/0123456789abcdef/" in message.body
     assert message.alternatives[0].mimetype == "text/html"
     row.refresh_from_db()

@@ -70,7 +70,11 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
     context = {
         "email_form": EmailForm(instance=user),
         "preference_form": PreferenceForm(
-            initial={"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
+            initial={
+                "email_mode": preference.email_mode,
+                "digest_hour": preference.digest_hour,
+                "turn_email_delay_minutes": preference.turn_email_delay_minutes,
+            }
         ),
         "locale_form": LocaleForm(
             initial={"language": preference.language, "time_zone": preference.time_zone}

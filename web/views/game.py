@@ -18,6 +18,7 @@ from games.readmodel import etag
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from games.services.moves import game_resign, moves_submit
+from notifications.services.presence import presence_record
 from web import moves
 from web.presenters import game_page
 from web.views.common import STATUS_BY_KIND, error_context, visible_game
@@ -56,7 +57,9 @@ def _render(
 @login_required
 @require_GET
 def game_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
-    return _render(request, game_id)
+    response = _render(request, game_id)
+    presence_record(user=request.user, game=game_id)  # no turn email while the page is open
+    return response
 
 
 @login_required
