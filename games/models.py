@@ -125,6 +125,9 @@ class Seat(models.Model):
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     # What the seat's bot remembers of the hand (games.bots.BotMemory) and the last move seen.
     bot_memory = models.JSONField(null=True, blank=True)
+    # The last hand whose score sheet the seat's player acknowledged on the game page: the
+    # page shows a finished hand's sheet until then, while the game goes on for the others.
+    sheet_seen = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["number", "joined_at", "id"]
@@ -185,6 +188,10 @@ class Hand(models.Model):
     end_reason = models.CharField(max_length=20, blank=True, default="")
     # engine HandResult.to_json() when the hand was played out, else None.
     result = models.JSONField(null=True, blank=True)
+    # The engine's Table JSON as the hand ended (secret until then, like the snapshot: every
+    # hand and the stock): the score sheet's final melds and hands (games/scoresheet.py).
+    # Replaying the hand from its seed reproduces it (games.services.replay checks).
+    final_table = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
