@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 
 class GameStatus(models.TextChoices):
@@ -143,6 +144,14 @@ class Seat(models.Model):
         return f"seat {self.number} of {self.game_id}: {who}"
 
     @property
+    def display_name(self) -> str:
+        """The seat's one name on every page and in every email: the player's username, or
+        the bot's name ("Bot 2")."""
+        if self.user_id is not None:
+            return str(self.user.get_username())
+        return bot_name(self.number)
+
+    @property
     def played_by_bot(self) -> bool:
         return self.kind == SeatKind.BOT or self.away
 
@@ -152,6 +161,13 @@ class Seat(models.Model):
         if self.kind == SeatKind.BOT:
             return "bot"
         return "away" if self.away else "human"
+
+
+def bot_name(number: int | None) -> str:
+    """A bot's name, the same everywhere: "Bot 2" in seat 1 (seats count from 1 for people)."""
+    if number is None:
+        return gettext("Bot")
+    return gettext("Bot %(number)d") % {"number": number + 1}
 
 
 class GameState(models.Model):

@@ -42,10 +42,8 @@ def seat_names(game: Any) -> list[str]:
     names = ["?"] * game.players
     for seat in game.seats.all():
         if seat.number is not None and 0 <= seat.number < game.players:
-            if seat.kind == "bot":
-                names[seat.number] = "bot"
-            elif seat.user_id is not None:
-                names[seat.number] = seat.user.get_username()
+            # One name everywhere (games.models.Seat.display_name): "Bot 2", as on the page.
+            names[seat.number] = seat.display_name
     return names
 
 

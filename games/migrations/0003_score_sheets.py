@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_background_work'),
+        ("games", "0002_background_work"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='final_table',
+            model_name="hand",
+            name="final_table",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='sheet_seen',
+            model_name="seat",
+            name="sheet_seen",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -29,9 +29,10 @@ def _titles() -> dict[str, str]:
 
 
 def seat_name(seat: Seat, me: int | None) -> str:
-    """A seat in a list: "you", a username, "basic bot"; invitations and stand-ins marked."""
+    """A seat in a list: "you", a username, "Bot 2" (its one name, games.models.Seat);
+    invitations and stand-ins marked."""
     if seat.user_id is None:
-        return f"{seat.bot_level} bot".strip()
+        return seat.display_name
     name = "you" if me is not None and seat.number == me else seat.user.get_username()
     if seat.status == SeatStatus.INVITED:
         name += " (invited)"
