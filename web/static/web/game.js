@@ -259,7 +259,8 @@
     if (form && mine()) {
       return form.querySelector(".actions button.primary") || form.querySelector("input[name=card]");
     }
-    return null;
+    // Not my turn (any more): the sentence saying whose turn it is.
+    return document.getElementById("turn-text");
   }
 
   function badge(on) {
