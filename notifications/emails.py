@@ -22,6 +22,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.utils.html import urlize
 
 from games.mail.text import card_label, render_table_html, render_table_text
+from notifications.sheetmail import hands_text, sheet_html, sheet_text, side_labels
 
 
 @dataclass
@@ -32,6 +33,8 @@ class _Parts:
     # actions when it is their turn.
     table: dict[str, Any] | None = None
     after: list[str] = field(default_factory=list)
+    # A finished hand's score sheet (hand_over, match_over): (text, HTML), after the table.
+    sheet: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     return _Parts(
         f"Hand {event.get('hand')} over: {_game_line(game)}",
         lines,
+        sheet=_sheet(payload),
         after=[
             f"Check the shuffle: the seed was {event.get('seed')}; its commitment, published "
             f"before the deal, is {event.get('commitment')}."
@@ -189,13 +193,33 @@ def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
         outcome = "Your side won."
     else:
         outcome = f"Side {winner} won."
+    labels = _side_labels(payload)
     return _Parts(
         f"Match over: {_game_line(game)}",
         [
             f"The match {_game_line(game)} is over ({payload.get('reason')}). {outcome}",
             f"Final totals: {_totals(payload.get('totals') or [])}",
+            *hands_text(payload.get("hands") or [], labels),
         ],
+        sheet=_sheet(payload),
     )
+
+
+def _side_labels(payload: dict[str, Any]) -> list[str]:
+    game = payload.get("game") or {}
+    sides = len(payload.get("totals") or []) or 2
+    names = list(payload.get("names") or [])
+    return side_labels(names, payload.get("seat"), sides, int(game.get("players") or len(names)))
+
+
+def _sheet(payload: dict[str, Any]) -> tuple[str, str] | None:
+    """The score sheet of hand_over and match_over (notifications/sheetmail.py)."""
+    sheet = payload.get("sheet")
+    if not isinstance(sheet, dict):
+        return None
+    labels = _side_labels(payload)
+    names = list(payload.get("names") or [])
+    return sheet_text(sheet, labels, names), sheet_html(sheet, labels, names)
 
 
 def _digest(payload: dict[str, Any], reply_to: str | None) -> _Parts:
@@ -237,6 +261,9 @@ def render(*, kind: str, payload: dict[str, Any], reply_to: str | None = None) -
     if parts.table is not None:
         text_blocks.append(render_table_text(**parts.table).rstrip("\n"))
         html_blocks.append(render_table_html(**parts.table))
+    if parts.sheet is not None:
+        text_blocks.append(parts.sheet[0])
+        html_blocks.append(parts.sheet[1])
     for p in [*parts.after, *link]:
         text_blocks.append(p)
         html_blocks.append(f"<p>{urlize(p, autoescape=True)}</p>")
