@@ -64,7 +64,8 @@ def test_a_turn_is_played_without_scrolling(
     game = _game(users, SHOWN_TABLE)
     page = new_page(SIZES[size], user=users["alice"])
     page.goto(f"/games/{game.pk}/")
-    assert page.title().startswith("Your turn — ")
+    # The turn mark once (it was doubled on load before), and gone after the move.
+    assert page.title().startswith("Your turn — ") and page.title().count("Your turn") == 1
     # Before the draw: the stock (a button), the hand and the action bar are all in view.
     _in_view(page, page.locator("#stock"))
     _in_view(page, page.locator("#move-form label.pick"))
@@ -91,7 +92,7 @@ def test_a_turn_is_played_without_scrolling(
     page.get_by_role("button", name="Discard", exact=True).click()
     wait_for_change(page, version)
     assert table_of(game.pk).turn == 1
-    assert page.title() == page.title().removeprefix("Your turn — ")  # the mark is gone
+    assert "Your turn" not in page.title()  # the mark is gone
     assert page.evaluate("window.scrollY") == 0
     # Focus did not fall to the page's body.
     assert page.evaluate("document.activeElement !== document.body")
