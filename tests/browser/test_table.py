@@ -66,6 +66,8 @@ def test_a_turn_is_played_without_scrolling(
     page.goto(f"/games/{game.pk}/")
     # The turn mark once (it was doubled on load before), and gone after the move.
     assert page.title().startswith("Your turn — ") and page.title().count("Your turn") == 1
+    icon = "document.querySelector('link[rel=icon]').href"
+    assert page.evaluate(icon).startswith("data:image/svg+xml")  # the favicon's turn dot
     # Before the draw: the stock (a button), the hand and the action bar are all in view.
     _in_view(page, page.locator("#stock"))
     _in_view(page, page.locator("#move-form label.pick"))
@@ -93,6 +95,7 @@ def test_a_turn_is_played_without_scrolling(
     wait_for_change(page, version)
     assert table_of(game.pk).turn == 1
     assert "Your turn" not in page.title()  # the mark is gone
+    assert not page.evaluate(icon).startswith("data:")
     assert page.evaluate("window.scrollY") == 0
     # Focus did not fall to the page's body.
     assert page.evaluate("document.activeElement !== document.body")
@@ -169,3 +172,52 @@ def test_the_lobby_has_no_accessibility_violations(
         page = new_page(viewport, user=users["alice"])
         page.goto("/")
         _axe(page)
+
+
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.__hidden = false;
+window.Notification = function (title, options) {
+  window.__notes.push([title, options && options.body]);
+};
+window.Notification.permission = "default";
+window.Notification.requestPermission = function () {
+  window.Notification.permission = "granted";
+  return Promise.resolve("granted");
+};
+Object.defineProperty(document, "hidden", { get: function () { return window.__hidden; } });
+"""
+
+
+def test_a_browser_notification_when_the_turn_comes_while_the_tab_is_hidden(
+    users: Any,  # noqa: F811
+    new_page: Any,
+) -> None:
+    from games.services.moves import moves_submit
+
+    game = _game(users, {**SHOWN_TABLE, "turn": 3, "dealer": 2})
+    page = new_page(DESKTOP, user=users["alice"])
+    page.add_init_script(FAKE_NOTIFICATIONS)
+    page.goto(f"/games/{game.pk}/")
+    # Opt in: the button asks the browser, then hides.
+    page.get_by_role("button", name="Tell me when it is my turn").click()
+    page.get_by_role("button", name="Tell me when it is my turn").wait_for(state="hidden")
+    assert "Your turn" not in page.title()
+    dave = users["dave"]
+    game = when_free(
+        lambda: moves_submit(
+            game_id=game.pk, user=dave, actions=[{"type": "draw"}], expected_version=game.version
+        )
+    )
+    when_free(
+        lambda: moves_submit(
+            game_id=game.pk,
+            user=dave,
+            actions=[{"type": "discard", "card": "6H"}],
+            expected_version=game.version,
+        )
+    )
+    page.evaluate("window.__hidden = true")  # the player looks at another tab
+    page.wait_for_function("window.__notes.length > 0")
+    assert page.evaluate("window.__notes") == [["Your turn", "It is your turn in Classic Canasta."]]
+    assert page.title().startswith("Your turn — ")

@@ -319,6 +319,7 @@
     old.replaceWith(fresh);
     restoreState(state, keep);
     window.scrollTo(0, scrollY);
+    setupNotifications();
     announce();
     return true;
   }
