@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 
 class GameStatus(models.TextChoices):
@@ -125,6 +126,9 @@ class Seat(models.Model):
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     # What the seat's bot remembers of the hand (games.bots.BotMemory) and the last move seen.
     bot_memory = models.JSONField(null=True, blank=True)
+    # The last hand whose score sheet the seat's player acknowledged on the game page: the
+    # page shows a finished hand's sheet until then, while the game goes on for the others.
+    sheet_seen = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["number", "joined_at", "id"]
@@ -140,6 +144,14 @@ class Seat(models.Model):
         return f"seat {self.number} of {self.game_id}: {who}"
 
     @property
+    def display_name(self) -> str:
+        """The seat's one name on every page and in every email: the player's username, or
+        the bot's name ("Bot 2")."""
+        if self.user_id is not None:
+            return str(self.user.get_username())
+        return bot_name(self.number)
+
+    @property
     def played_by_bot(self) -> bool:
         return self.kind == SeatKind.BOT or self.away
 
@@ -149,6 +161,13 @@ class Seat(models.Model):
         if self.kind == SeatKind.BOT:
             return "bot"
         return "away" if self.away else "human"
+
+
+def bot_name(number: int | None) -> str:
+    """A bot's name, the same everywhere: "Bot 2" in seat 1 (seats count from 1 for people)."""
+    if number is None:
+        return gettext("Bot")
+    return gettext("Bot %(number)d") % {"number": number + 1}
 
 
 class GameState(models.Model):
@@ -185,6 +204,10 @@ class Hand(models.Model):
     end_reason = models.CharField(max_length=20, blank=True, default="")
     # engine HandResult.to_json() when the hand was played out, else None.
     result = models.JSONField(null=True, blank=True)
+    # The engine's Table JSON as the hand ended (secret until then, like the snapshot: every
+    # hand and the stock): the score sheet's final melds and hands (games/scoresheet.py).
+    # Replaying the hand from its seed reproduces it (games.services.replay checks).
+    final_table = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -27,6 +27,7 @@ from games import display
 from games.mail.text import game_line, render_table_html, render_table_text
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
+from notifications.sheetmail import hands_text, sheet_html, sheet_text, side_labels
 
 
 @dataclass
@@ -37,6 +38,8 @@ class _Parts:
     # actions when it is their turn.
     table: dict[str, Any] | None = None
     after: list[str] = field(default_factory=list)
+    # A finished hand's score sheet (hand_over, match_over): (text, HTML), after the table.
+    sheet: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,7 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     return _Parts(
         _("Hand %(hand)s over: %(game)s") % values,
         lines,
+        sheet=_sheet(payload),
         after=[
             _(
                 "Check the shuffle: the seed was %(seed)s; its commitment, published before "
@@ -232,13 +236,33 @@ def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     else:
         outcome = _("Side %(side)s won.") % {"side": winner}
     values = {"game": _game_line(game), "outcome": outcome}
+    labels = _side_labels(payload)
     return _Parts(
         _("Match over: %(game)s") % values,
         [
             _("The match %(game)s is over. %(outcome)s") % values,
             _("Final totals: %(totals)s") % {"totals": _totals(payload.get("totals") or [])},
+            *hands_text(payload.get("hands") or [], labels),
         ],
+        sheet=_sheet(payload),
     )
+
+
+def _side_labels(payload: dict[str, Any]) -> list[str]:
+    game = payload.get("game") or {}
+    sides = len(payload.get("totals") or []) or 2
+    names = list(payload.get("names") or [])
+    return side_labels(names, payload.get("seat"), sides, int(game.get("players") or len(names)))
+
+
+def _sheet(payload: dict[str, Any]) -> tuple[str, str] | None:
+    """The score sheet of hand_over and match_over (notifications/sheetmail.py)."""
+    sheet = payload.get("sheet")
+    if not isinstance(sheet, dict):
+        return None
+    labels = _side_labels(payload)
+    names = list(payload.get("names") or [])
+    return sheet_text(sheet, labels, names), sheet_html(sheet, labels, names)
 
 
 def _digest(payload: dict[str, Any], reply_to: str | None) -> _Parts:
@@ -308,6 +332,9 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     if parts.table is not None:
         text_blocks.append(render_table_text(**parts.table).rstrip("\n"))
         html_blocks.append(render_table_html(**parts.table))
+    if parts.sheet is not None:
+        text_blocks.append(parts.sheet[0])
+        html_blocks.append(parts.sheet[1])
     for p in [*parts.after, *link]:
         text_blocks.append(p)
         html_blocks.append(f"<p>{urlize(p, autoescape=True)}</p>")

@@ -22,6 +22,8 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from games import engine
 from games.engine import Table
+from games.models import Hand
+from games.scoresheet import scoresheet_hand
 
 
 def game_url(game_id: Any) -> str:
@@ -42,10 +44,8 @@ def seat_names(game: Any) -> list[str]:
     names = ["?"] * game.players
     for seat in game.seats.all():
         if seat.number is not None and 0 <= seat.number < game.players:
-            if seat.kind == "bot":
-                names[seat.number] = "bot"
-            elif seat.user_id is not None:
-                names[seat.number] = seat.user.get_username()
+            # One name everywhere (games.models.Seat.display_name): "Bot 2", as on the page.
+            names[seat.number] = seat.display_name
     return names
 
 
@@ -129,9 +129,31 @@ def hand_over_payload(
     """hand_over: `hand_result` is the public `hand_result` event of games.services.hands
     (hand, reason, seed, commitment, result); the seed is public once the hand is over.
 
-    Keys: hand_result, totals (match totals by side).
+    Keys: hand_result, totals (match totals by side), sheet (the hand's score sheet,
+    games.scoresheet: every hand revealed, as the hand is over; None for a hand cut short).
     """
-    return {**_base(game, seat), "hand_result": dict(hand_result), "totals": list(totals)}
+    return {
+        **_base(game, seat),
+        "hand_result": dict(hand_result),
+        "totals": list(totals),
+        "sheet": _sheet_json(game, hand_result.get("hand")),
+    }
+
+
+def _sheet_json(game: Any, number: Any) -> dict[str, Any] | None:
+    if not isinstance(number, int):
+        return None
+    sheet = scoresheet_hand(game=game, number=number)
+    return sheet.to_json() if sheet is not None else None
+
+
+def _hands_json(game: Any) -> list[dict[str, Any]]:
+    """Each scored hand's scores and the match totals after it (public once it is over)."""
+    return [
+        {"hand": hand.number, "scores": hand.result["scores"], "totals": hand.result["totals"]}
+        for hand in Hand.objects.filter(game=game, result__isnull=False).order_by("number")
+        if hand.result
+    ]
 
 
 def match_over_payload(
@@ -142,12 +164,17 @@ def match_over_payload(
     winner_side: int | None,
     reason: str,
 ) -> dict[str, Any]:
-    """match_over. Keys: totals, winner_side (None for a tie), reason (an EndReason value)."""
+    """match_over. Keys: totals, winner_side (None for a tie), reason (an EndReason value),
+    hands (each scored hand's scores and totals), sheet (the last hand's score sheet, when it
+    was played out)."""
+    hands = _hands_json(game)
     return {
         **_base(game, seat),
         "totals": list(totals),
         "winner_side": winner_side,
         "reason": reason,
+        "hands": hands,
+        "sheet": _sheet_json(game, hands[-1]["hand"]) if hands else None,
     }
 
 

@@ -2,25 +2,211 @@
 
 Events come through `api.presenters.move_entry`, which filters them with `engine.event_for`:
 another player's drawn cards are a count here, never cards.
+
+Each sentence is a list of parts: text, or ``{"cards": [...]}`` drawn as cards. Sentences are
+whole translatable strings with the cards as a separate part after the text (never a
+sentence glued together from translated fragments).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from api.presenters import move_entry
 from games import selectors
-from games.models import Game
+from games.models import Game, Move
 from web import cards as shown
 
 HISTORY_MOVES = 40
 
-END_REASONS = {
-    "went_out": "went out",
-    "stock_exhausted": "the stock ran out",
-    "red_three_last": "a red three was the last card of the stock",
+
+def end_reasons() -> dict[str, str]:
+    """How a hand ended, in words (engine end reasons); translated when asked."""
+    return {
+        "went_out": _("a player went out"),
+        "stock_exhausted": _("the stock ran out"),
+        "red_three_last": _("a red three was the last card of the stock"),
+    }
+
+
+Line = list[Any]
+
+
+@dataclass(frozen=True)
+class _Say:
+    """What the event describers share: names, the variant and the move's context."""
+
+    names: Mapping[int, str]
+    variant: str
+    display: Mapping[str, str] | None
+    sides: Sequence[str]
+    action: Mapping[str, Any]
+    # How the move was made: by the player, a bot, or the system for them (a forced draw or
+    # a timeout, told apart by history_entries).
+    how: str = "player"
+    me: int | None = None
+
+    def who(self, seat: Any) -> str:
+        if isinstance(seat, int):
+            return self.names.get(seat, _("Seat %(number)d") % {"number": seat + 1})
+        return "?"
+
+    def cards(self, codes: Sequence[str]) -> dict[str, Any]:
+        return {"cards": shown.cards(codes, self.variant, self.display)}
+
+
+def _draw(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    if say.how == "forced":
+        if "cards" in event:
+            return [_("We drew for you (a forced draw):") + " ", say.cards(event["cards"])]
+        return [_("A card was drawn for %(name)s (a forced draw).") % {"name": say.who(seat)}]
+    if "cards" in event:
+        return [_("%(name)s drew") % {"name": say.who(seat)} + " ", say.cards(event["cards"])]
+    count = int(event.get("count", 1))
+    if say.variant == "tiles":
+        text = ngettext("%(name)s drew %(count)d tile.", "%(name)s drew %(count)d tiles.", count)
+    else:
+        text = ngettext("%(name)s drew %(count)d card.", "%(name)s drew %(count)d cards.", count)
+    return [text % {"name": say.who(seat), "count": count}]
+
+
+def _red_three(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [
+        _("%(name)s laid down a red three:") % {"name": say.who(seat)} + " ",
+        say.cards([event["card"]]),
+    ]
+
+
+def _pickup(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    taken = event.get("cards", [])
+    count = len(taken)
+    if say.variant == "tiles":
+        text = ngettext(
+            "%(name)s took the discard pile (%(count)d tile):",
+            "%(name)s took the discard pile (%(count)d tiles):",
+            count,
+        )
+    else:
+        text = ngettext(
+            "%(name)s took the discard pile (%(count)d card):",
+            "%(name)s took the discard pile (%(count)d cards):",
+            count,
+        )
+    line: Line = [text % {"name": say.who(seat), "count": count} + " ", say.cards(taken)]
+    if say.action.get("type") == "pickup" and say.action.get("cards"):
+        line += [" " + _("with") + " ", say.cards(say.action["cards"])]
+    return line
+
+
+def _meld(say: _Say, seat: int, event: Mapping[str, Any]) -> Line | None:
+    new = event.get("melds") or []
+    adds = event.get("add") or {}
+    if not new and not adds:
+        return None
+    parts: Line = []
+    for i, meld in enumerate(new):
+        lead = _("%(name)s melded") % {"name": say.who(seat)} if i == 0 else ","
+        parts += [lead + " ", say.cards(meld)]
+    for key, added in adds.items():
+        label = shown.meld_label(key, say.variant)
+        if parts:
+            parts.append("; ")
+            text = _("added to %(meld)s:") % {"meld": label}
+        else:
+            text = _("%(name)s added to %(meld)s:") % {"name": say.who(seat), "meld": label}
+        parts += [text + " ", say.cards(added)]
+    return parts
+
+
+def _discard(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("%(name)s discarded") % {"name": say.who(seat)} + " ", say.cards([event["card"]])]
+
+
+def _ask(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("%(name)s asked “may I go out?”") % {"name": say.who(seat)}]
+
+
+def _answer(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    if event.get("yes"):
+        return [_("%(name)s answered yes.") % {"name": say.who(seat)}]
+    return [_("%(name)s answered no.") % {"name": say.who(seat)}]
+
+
+def _stock_out(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("The stock ran out on %(name)s's turn.") % {"name": say.who(seat)}]
+
+
+def _hand_over(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    out = event.get("went_out")
+    if out is not None:
+        if event.get("concealed"):
+            return [_("%(name)s went out concealed: the hand is over.") % {"name": say.who(out)}]
+        return [_("%(name)s went out: the hand is over.") % {"name": say.who(out)}]
+    reason = str(event.get("reason", ""))
+    return [_("The hand is over: %(reason)s.") % {"reason": end_reasons().get(reason, reason)}]
+
+
+def _hand_result(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    scores = (event.get("result") or {}).get("scores")
+    if scores:
+        return [
+            _("Hand %(number)s scored: %(scores)s.")
+            % {"number": event.get("hand"), "scores": scores_text(scores, say.sides)},
+            {"sheet": event.get("hand")},
+        ]
+    return [_("Hand %(number)s ended without a score.") % {"number": event.get("hand")}]
+
+
+def _deal(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [
+        _("Hand %(number)s is dealt by %(name)s.")
+        % {"number": event.get("hand"), "name": say.who(event.get("dealer"))}
+    ]
+
+
+def _resign(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("%(name)s resigned.") % {"name": say.who(seat)}]
+
+
+def _timeout(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("Time ran out for %(name)s.") % {"name": say.who(seat)}]
+
+
+def _match_over(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
+    return [_("The match is over.")]
+
+
+_DESCRIBE: dict[str, Callable[[_Say, int, Mapping[str, Any]], Line | None]] = {
+    "draw": _draw,
+    "red_three": _red_three,
+    "pickup": _pickup,
+    "meld": _meld,
+    "discard": _discard,
+    "ask_partner": _ask,
+    "answer": _answer,
+    "stock_out": _stock_out,
+    "hand_over": _hand_over,
+    "hand_result": _hand_result,
+    "deal": _deal,
+    "resign": _resign,
+    "timeout": _timeout,
+    "match_over": _match_over,
 }
+
+
+def _told_order(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    # The engine reports a pickup's extra melds before the pickup itself; people tell it the
+    # other way round.
+    out = list(events)
+    for i in range(len(out) - 1):
+        if out[i].get("type") == "meld" and out[i + 1].get("type") == "pickup":
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return out
 
 
 def describe_move(
@@ -29,84 +215,39 @@ def describe_move(
     variant: str,
     display: Mapping[str, str] | None = None,
     sides: Sequence[str] = (),
-) -> list[list[Any]]:
+    how: str = "player",
+) -> list[Line]:
     """Sentences for one move of the log: each a list of text parts and card lists."""
-
-    def who(seat: Any) -> str:
-        return names.get(seat, f"Seat {seat + 1}") if isinstance(seat, int) else "?"
-
-    def cards(codes: Sequence[str]) -> dict[str, Any]:
-        return {"cards": shown.cards(codes, variant, display)}
-
-    noun = "tile" if variant == "tiles" else "card"
-    lines: list[list[Any]] = []
-    events = list(entry["events"])
-    for i in range(len(events) - 1):
-        # The engine reports a pickup's extra melds before the pickup itself; people tell it
-        # the other way round.
-        if events[i].get("type") == "meld" and events[i + 1].get("type") == "pickup":
-            events[i], events[i + 1] = events[i + 1], events[i]
-    action = entry.get("action") or {}
-    for event in events:
-        kind = event.get("type")
-        seat = event.get("seat", entry["seat"])
-        if kind == "draw":
-            if "cards" in event:
-                lines.append([f"{who(seat)} drew ", cards(event["cards"])])
-            else:
-                n = event.get("count", 1)
-                lines.append([f"{who(seat)} drew {n} {noun}{'s' if n != 1 else ''}."])
-        elif kind == "red_three":
-            lines.append([f"{who(seat)} laid down a red three ", cards([event["card"]])])
-        elif kind == "pickup":
-            taken = event.get("cards", [])
-            line = [f"{who(seat)} took the discard pile ({len(taken)} {noun}s): ", cards(taken)]
-            if action.get("type") == "pickup" and action.get("cards"):
-                line += [" with ", cards(action["cards"])]
+    say = _Say(names, variant, display, sides, entry.get("action") or {}, how)
+    lines: list[Line] = []
+    for event in _told_order(entry["events"]):
+        describe = _DESCRIBE.get(str(event.get("type")))
+        line = describe(say, event.get("seat", entry["seat"]), event) if describe else None
+        if line:
             lines.append(line)
-        elif kind == "meld":
-            parts: list[Any] = [f"{who(seat)} "]
-            new = event.get("melds") or []
-            adds = event.get("add") or {}
-            if not new and not adds:
-                continue
-            for i, meld in enumerate(new):
-                parts += ["melded " if i == 0 else ", ", cards(meld)]
-            for i, (key, added) in enumerate(adds.items()):
-                lead = "; added " if new or i else "added "
-                parts += [lead, cards(added), f" to {shown.meld_label(key, variant).lower()}"]
-            lines.append(parts)
-        elif kind == "discard":
-            lines.append([f"{who(seat)} discarded ", cards([event["card"]])])
-        elif kind == "ask_partner":
-            lines.append([f"{who(seat)} asked “may I go out?”"])
-        elif kind == "answer":
-            lines.append([f"{who(seat)} answered {'yes' if event.get('yes') else 'no'}."])
-        elif kind == "stock_out":
-            lines.append([f"The stock ran out on {who(seat)}'s turn."])
-        elif kind == "hand_over":
-            if event.get("went_out") is not None:
-                concealed = " concealed" if event.get("concealed") else ""
-                lines.append([f"{who(event['went_out'])} went out{concealed}: the hand is over."])
-            else:
-                reason = END_REASONS.get(event.get("reason", ""), event.get("reason", ""))
-                lines.append([f"The hand is over: {reason}."])
-        elif kind == "hand_result":
-            result = event.get("result") or {}
-            scores = result.get("scores")
-            text = f"Hand {event.get('hand')} scored"
-            if scores:
-                text += ": " + scores_text(scores, sides)
-            lines.append([text + "."])
-        elif kind == "deal":
-            lines.append([f"Hand {event.get('hand')} is dealt by {who(event.get('dealer'))}."])
-        elif kind == "resign":
-            lines.append([f"{who(seat)} resigned."])
-        elif kind == "match_over":
-            lines.append(["The match is over."])
     if not lines:
-        lines.append([f"{who(entry['seat'])}: {entry['action'].get('type', 'move')}"])
+        kind = (entry.get("action") or {}).get("type", "move")
+        lines.append([_("%(name)s: %(action)s") % {"name": say.who(entry["seat"]), "action": kind}])
     return lines
+
+
+def move_how(move: Move, following: Move | None) -> str:
+    """player, bot, forced (a draw the system made for a player by email, alone in its
+    batch) or timeout (what the system played when a player's time ran out)."""
+    if move.actor != "system":
+        return str(move.actor)
+    if move.action.get("type") == "timeout":
+        return "timeout"
+    in_batch = (
+        following is not None
+        and following.actor == "system"
+        and following.seat == move.seat
+        and following.hand == move.hand
+        and following.created_at == move.created_at
+    )
+    if move.action.get("type") == "draw" and not in_batch:
+        return "forced"
+    return "timeout"
 
 
 def history(
@@ -117,17 +258,24 @@ def history(
     sides: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """The latest moves grouped by hand, newest hand and newest move first."""
+    rows = selectors.recent_moves(game=game, limit=HISTORY_MOVES)
+    following: dict[int, Move | None] = {
+        m.seq: (rows[i + 1] if i + 1 < len(rows) else None) for i, m in enumerate(rows)
+    }
     hands: list[dict[str, Any]] = []
-    for move in reversed(selectors.recent_moves(game=game, limit=HISTORY_MOVES)):
+    for move in reversed(rows):
         entry = move_entry(move, me)
+        how = move_how(move, following[move.seq])
         if not hands or hands[-1]["number"] != move.hand:
             hands.append({"number": move.hand, "moves": []})
         hands[-1]["moves"].append(
             {
                 "seq": move.seq,
                 "actor": move.actor,
+                "how": how,
+                "seat": move.seat,
                 "at": move.created_at,
-                "lines": describe_move(entry, names, game.variant, display, sides),
+                "lines": describe_move(entry, names, game.variant, display, sides, how),
             }
         )
     return hands
@@ -137,4 +285,7 @@ def scores_text(scores: Sequence[int], sides: Sequence[str] = ()) -> str:
     """``[725, 910]`` -> "Bot 1 & Bot 3 725, your side 910" (or "725 / 910" unnamed)."""
     if len(sides) != len(scores):
         return " / ".join(f"{s:,}" for s in scores)
-    return ", ".join(f"{name} {score:,}" for name, score in zip(sides, scores, strict=True))
+    return ", ".join(
+        _("%(side)s %(score)s") % {"side": name, "score": f"{score:,}"}
+        for name, score in zip(sides, scores, strict=True)
+    )

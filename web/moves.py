@@ -10,15 +10,17 @@ form post. Keep the two in step.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils.translation import gettext as _
 
 from games.engine.cards import is_wild
 
 # Buttons that only change the plan: the page comes back with it, nothing is played.
 PLAN_OPS = frozenset({"set_aside", "clear"})
-PLAY_OPS = frozenset({"draw", "pickup", "meld", "add", "discard", "ask", "yes", "no"})
+PLAY_OPS = frozenset({"draw", "pickup", "meld", "add", "discard", "ask", "yes", "no", "go_out"})
 
 
 class SelectionError(ValueError):
@@ -71,7 +73,7 @@ def apply_plan_op(form: MoveForm) -> MoveForm:
     if form.op == "clear":
         return MoveForm(op=form.op, version=form.version)
     if not form.cards:
-        raise SelectionError("Select the cards of the meld to set aside first.")
+        raise SelectionError(_("Select the cards of the meld to set aside first."))
     return MoveForm(
         op=form.op, version=form.version, plan=[*form.plan, list(form.cards)], add_to=form.add_to
     )
@@ -91,16 +93,31 @@ def add_target(cards: Sequence[str], add_to: str, meld_keys: Iterable[str]) -> s
         return keys[0]
     if ranks:
         raise SelectionError(
-            "Cards of different ranks join different melds: add one rank at a time."
+            _("Cards of different ranks join different melds: add one rank at a time.")
         )
-    raise SelectionError("Choose the meld to add the wild cards to.")
+    raise SelectionError(_("Choose the meld to add the wild cards to."))
 
 
-def actions(form: MoveForm, meld_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
-    """The actions the pressed button plays, all in one request (all or nothing)."""
+def actions(
+    form: MoveForm, meld_keys: Iterable[str] = (), legal: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """The actions the pressed button plays, all in one request (all or nothing).
+
+    ``legal``: the engine's legal actions for the player now (web.play), for the buttons
+    that play the engine's own choice: "Go out" (its way out) and the pile tapped with
+    nothing selected (its first way to take it).
+    """
     op = form.op
+    legal = legal or {}
     if op == "draw":
         return [{"type": "draw"}]
+    if op == "go_out":
+        steps = [dict(step) for step in legal.get("going_out") or []]
+        if not steps:
+            raise SelectionError(_("You cannot go out now."))
+        return steps
+    if op == "pickup" and not form.cards and not form.plan and legal.get("pickups"):
+        return [dict(legal["pickups"][0])]
     if op == "ask":
         return [{"type": "ask_partner"}]
     if op in ("yes", "no"):
@@ -117,11 +134,11 @@ def actions(form: MoveForm, meld_keys: Iterable[str] = ()) -> list[dict[str, Any
         if form.cards:
             melds.append(list(form.cards))
         if not melds:
-            raise SelectionError("Select the cards to meld first.")
+            raise SelectionError(_("Select the cards to meld first."))
         return [{"type": "meld", "melds": melds}]
     if op == "add":
         if not form.cards:
-            raise SelectionError("Select the cards to add to a meld first.")
+            raise SelectionError(_("Select the cards to add to a meld first."))
         target = add_target(form.cards, form.add_to, meld_keys)
         action: dict[str, Any] = {"type": "meld", "add": {target: list(form.cards)}}
         if form.plan:
@@ -129,14 +146,14 @@ def actions(form: MoveForm, meld_keys: Iterable[str] = ()) -> list[dict[str, Any
         return [action]
     if op == "discard":
         if len(form.cards) != 1:
-            raise SelectionError("Select exactly one card to discard.")
+            raise SelectionError(_("Select exactly one card to discard."))
         played: list[dict[str, Any]] = []
         if form.plan:
             # The plan is laid first: meld, then discard the last card, is one turn.
             played.append({"type": "meld", "melds": [list(m) for m in form.plan]})
         played.append({"type": "discard", "card": form.cards[0]})
         return played
-    raise SelectionError("Unknown button.")
+    raise SelectionError(_("Unknown button."))
 
 
 def without(hand: Sequence[str], taken: Sequence[str]) -> list[str]:

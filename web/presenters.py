@@ -8,45 +8,55 @@ The move history is in web/history.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, selectors
 from games.engine.melds import canasta_kind
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
+from games.scoresheet import last_scored_hand, scoresheet_hand
 from web import cards as shown
-from web.history import END_REASONS as HAND_END_REASONS
+from web.history import end_reasons as hand_end_reasons
 from web.history import history, scores_text
 from web.moves import MoveForm, without
+from web.play import card_points, mark_drawn, mark_fresh, play_aids
+from web.sheets import sheet_context
 
 CANASTA_NAMES = {
-    "natural": "Natural canasta",
-    "mixed": "Mixed canasta",
-    "joker": "Canasta of wild cards",
-    "twos_clean": "Canasta of twos",
-    "twos_dirty": "Canasta of twos with jokers",
+    "natural": gettext_lazy("Natural canasta"),
+    "mixed": gettext_lazy("Mixed canasta"),
+    "joker": gettext_lazy("Canasta of wild cards"),
+    "twos_clean": gettext_lazy("Canasta of twos"),
+    "twos_dirty": gettext_lazy("Canasta of twos with jokers"),
 }
 PHASE_HINTS = {
-    "draw": "draw from the stock, or take the discard pile",
-    "play": "meld if you like, then discard one card (or go out)",
-    "discard": "discard one card (your opening turn)",
+    "draw": gettext_lazy("Draw from the stock, or take the discard pile."),
+    "play": gettext_lazy("Meld if you like, then discard one card (or go out)."),
+    "discard": gettext_lazy("Discard one card (your opening turn)."),
 }
 PHASE_WAITING = {
-    "draw": "to draw",
-    "play": "to meld and discard",
-    "discard": "to discard",
-    "answer": "to answer “may I go out?”",
+    "draw": gettext_lazy("Waiting for %(name)s to draw."),
+    "play": gettext_lazy("Waiting for %(name)s to meld and discard."),
+    "discard": gettext_lazy("Waiting for %(name)s to discard."),
+    "answer": gettext_lazy("Waiting for %(name)s to answer “may I go out?”."),
 }
-# How a match or a hand ended, in words (games.models.EndReason, engine end reasons).
-END_REASONS = {
-    "match_over": "the match was played to its end",
-    "resigned": "a side resigned",
-    "aborted": "it was called off before the first move",
-    "cancelled": "every player left before the start",
-    "forfeit": "a side ran out of time",
-    **HAND_END_REASONS,
-}
+
+
+def end_reasons() -> dict[str, str]:
+    """How a match or a hand ended, in words (games.models.EndReason, engine end reasons)."""
+    return {
+        "match_over": _("the match was played to its end"),
+        "resigned": _("a side resigned"),
+        "aborted": _("it was called off before the first move"),
+        "cancelled": _("every player left before the start"),
+        "forfeit": _("a side ran out of time"),
+        **hand_end_reasons(),
+    }
 
 
 def player_names(game: Game, me: int | None) -> dict[int, str]:
@@ -54,12 +64,8 @@ def player_names(game: Game, me: int | None) -> dict[int, str]:
     for seat in game.seats.all():
         if seat.number is None:
             continue
-        if seat.number == me:
-            names[seat.number] = "You"
-        elif seat.user_id:
-            names[seat.number] = seat.user.get_username()
-        else:
-            names[seat.number] = f"Bot {seat.number + 1}"
+        # "You" for the viewer; everyone else by their one name (games.models.Seat).
+        names[seat.number] = _("You") if seat.number == me else seat.display_name
     return names
 
 
@@ -80,7 +86,7 @@ def _seat_notes(game: Game) -> dict[int, dict[str, Any]]:
 
 def _side_label(members: Sequence[int], names: Mapping[int, str], me: int | None) -> str:
     ordered = sorted(members, key=lambda s: (s != me, s))
-    return " & ".join(names.get(s, f"Seat {s + 1}") for s in ordered)
+    return " & ".join(names.get(s, _("Seat %(number)d") % {"number": s + 1}) for s in ordered)
 
 
 def _melds(
@@ -90,11 +96,16 @@ def _melds(
     for key in shown.meld_order(side_melds):
         codes = list(side_melds[key])
         kind = canasta_kind(key, codes)
+        cards = shown.sorted_cards(codes, variant, display)
         out.append(
             {
                 "key": key,
                 "label": shown.meld_label(key, variant),
-                "cards": shown.sorted_cards(codes, variant, display),
+                "cards": cards,
+                # A closed canasta shows one card: a natural one (red on top, by custom),
+                # else the first.
+                "top": next((c for c in cards if not c["wild"]), cards[0]) if cards else None,
+                "names": ", ".join(str(c["name"]) for c in cards),
                 "size": len(codes),
                 "canasta": kind,
                 "canasta_label": CANASTA_NAMES.get(kind or "", ""),
@@ -146,7 +157,7 @@ def _players(
         {
             **notes.get(s, {"is_bot": False, "away": False, "level": ""}),
             "seat": s,
-            "name": names.get(s, f"Seat {s + 1}"),
+            "name": names.get(s, _("Seat %(number)d") % {"number": s + 1}),
             "side": s % game.sides,
             "is_me": s == me,
             "is_partner": me is not None and s != me and s % game.sides == me % game.sides,
@@ -182,23 +193,24 @@ def _turn(
     if game.status != GameStatus.ACTIVE:
         text = ""
     elif phase == "answer":
-        asker = names.get(view.get("asked_by", -1), "Your partner")
+        asker = names.get(view.get("asked_by", -1), _("Your partner"))
         if mine:
-            text = f"{asker} asks you: “may I go out?” Your answer binds them."
+            text = _("%(name)s asks you: “may I go out?” Your answer binds them.") % {"name": asker}
         else:
-            text = f"{asker} asked “may I go out?”; waiting for {names.get(turn, '?')} to answer."
+            text = _("%(asker)s asked “may I go out?”; waiting for %(name)s to answer.") % {
+                "asker": asker,
+                "name": names.get(turn, "?"),
+            }
     elif mine:
-        hint = PHASE_HINTS.get(str(phase), str(phase))
-        text = f"{hint[0].upper()}{hint[1:]}."
+        text = str(PHASE_HINTS.get(str(phase), str(phase)))
     else:
-        text = f"Waiting for {names.get(turn, '?')} {PHASE_WAITING.get(str(phase), '')}.".replace(
-            " .", "."
-        )
+        waiting = PHASE_WAITING.get(str(phase), gettext_lazy("Waiting for %(name)s."))
+        text = str(waiting) % {"name": names.get(turn, "?")}
     binding = None
     if mine and phase == "play" and view.get("go_out") is True:
-        binding = "Your partner said yes: you must go out this turn."
+        binding = _("Your partner said yes: you must go out this turn.")
     elif mine and phase == "play" and view.get("go_out") is False:
-        binding = "Your partner said no: you may not go out this turn."
+        binding = _("Your partner said no: you may not go out this turn.")
     return {
         "seat": turn,
         "name": names.get(turn, "") if turn is not None else "",
@@ -214,7 +226,7 @@ def side_names(game: Game, names: Mapping[int, str], me: int | None) -> list[str
     out = []
     for side in range(game.sides):
         if side == my_side:
-            out.append("your side")
+            out.append(_("your side"))
         else:
             members = [s for s in range(game.players) if s % game.sides == side]
             out.append(_side_label(members, names, me))
@@ -228,7 +240,7 @@ def _hands(game: Game, current: int | None, sides: Sequence[str]) -> list[dict[s
         entry["scores_text"] = scores_text(entry["scores"], sides) if entry["scores"] else ""
         entry["totals_text"] = scores_text(entry["totals"], sides) if entry["totals"] else ""
         entry["current"] = hand.number == current and hand.finished_at is None
-        entry["reason_text"] = END_REASONS.get(entry["end_reason"] or "", entry["end_reason"])
+        entry["reason_text"] = end_reasons().get(entry["end_reason"] or "", entry["end_reason"])
         rows.append(entry)
     return rows
 
@@ -247,13 +259,18 @@ def _checked_ids(groups: list[dict[str, Any]], checked: Sequence[str]) -> None:
 def _result(game: Game, names: Mapping[int, str], me: int | None) -> str:
     if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
         return ""
-    reason = END_REASONS.get(game.end_reason, game.end_reason)
+    reason = end_reasons().get(game.end_reason, game.end_reason)
     if game.winner_side is None:
-        return f"The match is over: {reason}; nobody won." if game.end_reason else "Over."
+        if not game.end_reason:
+            return _("Over.")
+        return _("The match is over: %(reason)s; nobody won.") % {"reason": reason}
     members = [s for s in range(game.players) if s % game.sides == game.winner_side]
     if me is not None and me % game.sides == game.winner_side:
-        return f"The match is over ({reason}): your side won!"
-    return f"The match is over ({reason}): {_side_label(members, names, me)} won."
+        return _("The match is over (%(reason)s): your side won!") % {"reason": reason}
+    return _("The match is over (%(reason)s): %(side)s won.") % {
+        "reason": reason,
+        "side": _side_label(members, names, me),
+    }
 
 
 def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> dict[str, Any]:
@@ -293,15 +310,33 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         _checked_ids(groups, form.cards)
     my_side = me % game.sides if me is not None else None
     sides = side_names(game, names, me)
+    turn = _turn(game, view, names, me)
+    aids = play_aids(game, table, me, turn["mine"], names, display)
+    mark_drawn(groups, aids["drawn"])
+    card_points(groups, game.variant)
+    side_rows = _sides(view, game, names, me)
+    for side in side_rows:
+        laid: dict[str, list[str]] = {}
+        for played in aids["last_plays"]:
+            if played["side"] == side["number"] and not side["is_mine"]:
+                for key, codes in played["laid"].items():
+                    laid.setdefault(key, []).extend(codes)
+        mark_fresh(side["melds"], laid)
+    context.update(sheet_pending(game, seat, me, names, sides, display))
     context.update(
         {
             "view": view,
             "hand_number": hand_number,
             "names": names,
             "players": _players(game, view, names, me),
-            "turn": _turn(game, view, names, me),
+            "turn": turn,
             "pile": _pile(game, view),
-            "sides": _sides(view, game, names, me),
+            "sides": side_rows,
+            "legal": aids["legal"],
+            "going_out": aids["going_out"],
+            "going_out_json": json.dumps(aids["legal"]["going_out"]),
+            "last_plays": aids["last_plays"],
+            "drawn": aids["drawn"],
             "hand_groups": groups,
             "hand_size": len(hand),
             "plan": [
@@ -325,13 +360,35 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     return context
 
 
+def sheet_pending(
+    game: Game,
+    seat: Seat | None,
+    me: int | None,
+    names: dict[int, str],
+    sides: list[str],
+    display: Any,
+) -> dict[str, Any]:
+    """``sheet``: the score sheet of the latest finished hand while the viewer has not
+    acknowledged it (Seat.sheet_seen); the page shows it before the next hand. The game goes
+    on meanwhile: the others play, and the viewer's turn waits for them like any turn."""
+    if me is None or seat is None:
+        return {"sheet": None}
+    number = last_scored_hand(game=game)
+    if number is None or number <= seat.sheet_seen:
+        return {"sheet": None}
+    sheet = scoresheet_hand(game=game, number=number)
+    if sheet is None:
+        return {"sheet": None}
+    return {"sheet": sheet_context(sheet, names, sides, display)}
+
+
 def _options(game: Game) -> list[tuple[str, Any]]:
     rules = engine.get_rules(game.variant)
     out = []
     for option in rules.options:
         value = game.options.get(option.name, option.default)
         if isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = _("yes") if value else _("no")
         elif isinstance(value, int):
             value = f"{value:,}"
         out.append((option.name.replace("_", " "), str(value).replace("_", " ")))
@@ -342,8 +399,13 @@ def duration_text(seconds: int | None) -> str:
     """``259200`` -> "3 days"; "" for no limit."""
     if not seconds:
         return ""
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+    units = (
+        (86400, lambda n: ngettext("%(count)d day", "%(count)d days", n)),
+        (3600, lambda n: ngettext("%(count)d hour", "%(count)d hours", n)),
+        (60, lambda n: ngettext("%(count)d minute", "%(count)d minutes", n)),
+    )
+    for size, unit in units:
         if seconds % size == 0 or seconds >= size * 2:
             count = round(seconds / size)
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} seconds"
+            return unit(count) % {"count": count}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}

@@ -37,6 +37,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/", game.game_view, name="game"),
     path("games/<uuid:game_id>/table/", game.table_fragment, name="table"),
     path("games/<uuid:game_id>/move/", game.move_view, name="move"),
+    path("games/<uuid:game_id>/scores/", game.scores_view, name="scores"),
+    path(
+        "games/<uuid:game_id>/scores/<int:number>/seen/",
+        game.sheet_seen_view,
+        name="sheet_seen",
+    ),
     path("games/<uuid:game_id>/join/", lobby.join_view, name="join"),
     path("games/<uuid:game_id>/leave/", game.leave_view, name="leave"),
     path("games/<uuid:game_id>/abort/", game.abort_view, name="abort"),

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import engine
 from games.bots import BotMemory, get_bot
-from games.models import Actor, Game, GameState, Move, Seat, SeatKind
+from games.models import Actor, Game, GameState, Move, Seat
 from games.services.errors import GameError
 from games.services.moves import moves_submit_for_seat
 
@@ -83,7 +83,9 @@ def bot_take_turn(*, game_id: UUID | str) -> bool:
     actions = _plan_turn(level, table, seat.number or 0, memory)
     if not actions:
         return False
-    actor = Actor.BOT if seat.kind == SeatKind.BOT else Actor.SYSTEM
+    # A bot standing in for an away player is a bot too: "system" moves are only the
+    # timeouts and the forced draws, so the history can tell players which was which.
+    actor = Actor.BOT
     try:
         moves_submit_for_seat(
             game_id=game.pk,

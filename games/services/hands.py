@@ -53,17 +53,20 @@ def hand_finish(
     now: datetime,
     result: HandResult | None = None,
     end_reason: str = "",
+    table: Table | None = None,
 ) -> dict[str, Any]:
     """Close hand ``number`` and reveal its seed; returns the public `hand_result` event.
 
     ``result`` is the engine's score of a hand played out; a hand cut short (resignation,
-    abort) has none and names its ``end_reason`` instead.
+    abort) has none and names its ``end_reason`` instead. ``table``: the hand's table as it
+    ended, kept for its score sheet (games/scoresheet.py).
     """
     hand = Hand.objects.get(game=game, number=number)
     hand.finished_at = now
     hand.result = result.to_json() if result is not None else None
     hand.end_reason = result.reason if result is not None else end_reason
-    hand.save(update_fields=["finished_at", "result", "end_reason"])
+    hand.final_table = table.to_json() if table is not None and result is not None else None
+    hand.save(update_fields=["finished_at", "result", "end_reason", "final_table"])
     return {
         "type": "hand_result",
         "hand": hand.number,

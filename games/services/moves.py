@@ -155,7 +155,7 @@ def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) 
     table = pending.table
     result = engine.score_hand(table)
     closing = pending.moves[-1].events
-    closing.append(hand_finish(game=game, number=table.hand, now=now, result=result))
+    closing.append(hand_finish(game=game, number=table.hand, now=now, result=result, table=table))
     state.totals = list(result.totals)
     if result.match_over:
         closing.append({"type": "match_over", "reason": "match_over", "winner": result.winner})

@@ -84,6 +84,8 @@ class _Replay:
         hand = self.hands[self.table.hand]
         if hand.finished_at is None or hand.result != result.to_json():
             self.problem(f"hand {hand.number}: stored result differs from the replayed score")
+        if hand.final_table is not None and hand.final_table != self.table.to_json():
+            self.problem(f"hand {hand.number}: stored final table differs from the replayed one")
         self.totals = list(result.totals)
         if result.match_over:
             self.over, self.winner, self.reason = True, result.winner, EndReason.MATCH_OVER

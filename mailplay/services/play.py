@@ -63,11 +63,7 @@ def _load(game_id: Any) -> Game:
 
 
 def _names(game: Game) -> dict[int, str]:
-    return {
-        s.number: ("bot" if s.kind == "bot" else s.user.get_username() if s.user else "?")
-        for s in game.seats.all()
-        if s.number is not None
-    }
+    return {s.number: s.display_name for s in game.seats.all() if s.number is not None}
 
 
 def _table(game: Game) -> engine.Table | None:

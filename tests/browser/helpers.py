@@ -54,8 +54,15 @@ def table_of(game_id: Any) -> engine.Table:
 
 
 def wait_my_turn(page: Any, timeout: float = 20_000) -> None:
-    """The page updates by itself (polling): no reload here."""
-    page.locator("#turn-text .badge.turn").wait_for(timeout=timeout)
+    """The page updates by itself (polling): no reload here. A hand's score sheet shown on
+    the way (the bots may end a hand) is read and acknowledged, as a player does."""
+    turn = page.locator("#turn-text .badge.turn")
+    ack = page.locator("#sheet-ack")
+    turn.or_(ack).first.wait_for(timeout=timeout)
+    while ack.count():
+        ack.click()
+        turn.or_(ack).first.wait_for(timeout=timeout)
+    turn.wait_for(timeout=timeout)
 
 
 def pick(page: Any, code: str, occurrence: int = 1) -> None:

@@ -49,9 +49,11 @@ def _illegal_meld(page: Any, game_id: str, seat: int) -> None:
     page.locator(f"#c-{second}-1").focus()
     page.keyboard.press("Space")
     page.get_by_role("button", name="Meld", exact=True).click()
-    alert = page.get_by_role("alert").filter(has_text="invalid_meld")
+    alert = page.locator("#move-error[data-code=invalid_meld]")
     alert.wait_for()
     assert "different ranks" in alert.inner_text()
+    # The refusal is announced (role=alert) and takes the focus: nothing is lost.
+    assert page.evaluate("document.activeElement.id") == "move-error"
     # Nothing was played: the two cards are still in the hand, still selected.
     assert page.locator("input[name=card]:checked").count() == 2
     assert len(table_of(game_id).hands[seat]) == len(hand)
@@ -67,7 +69,7 @@ def test_a_newcomer_plays_against_three_bots(
     assert game.status == "active"
     assert sorted(s.kind for s in game.seats.all()) == ["bot", "bot", "bot", "human"]
     me = next(s for s in game.seats.all() if s.user_id is not None)
-    assert page.locator(".player-list").get_by_text("basic bot").count() == 3
+    assert page.locator(".player-list").get_by_text("bot, basic").count() == 3
 
     for _ in range(3):  # the bots answer each move before its response arrives
         wait_my_turn(page)
@@ -90,6 +92,10 @@ def test_a_newcomer_plays_against_three_bots(
     wait_for_change(page, version)
     pick(page, "5S")
     page.get_by_role("button", name="Discard", exact=True).click()
+    # The hand's score sheet first (its seed with it); the next hand once it has been read.
+    page.locator(".panel.sheet").wait_for()
+    assert seed in page.locator(".panel.sheet").text_content()
+    page.get_by_role("button", name="On to the next hand").click()
     page.get_by_text(seed).wait_for()
     assert f"Hand {current.hand + 1}" in page.locator(".turn-bar").inner_text()
     assert page.get_by_text("You went out: the hand is over.").count() == 1

@@ -142,7 +142,7 @@ def test_after_repeated_timeouts_a_bot_stands_in_and_plays_that_seat(users):
     assert game.turn_seat == seat and game.bot_turn and game.deadline is None
     assert bot_take_turn(game_id=game.pk) is True
     last = Move.objects.filter(game=game).order_by("seq").last()
-    assert last.actor == Actor.SYSTEM and last.seat == seat
+    assert last.actor == Actor.BOT and last.seat == seat
     game.refresh_from_db()
     assert game.turn_seat != seat  # (every seat timed out twice: the next one is away too)
 

@@ -16,9 +16,11 @@ view) and to know what each recipient may see.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
 from rest_framework.throttling import SimpleRateThrottle
 
 from clients.models import Event, Webhook
@@ -59,6 +62,11 @@ HOOK_URL = "https://hooks.example/canasta"
 # Enough actions to finish the first hand (the bot melds and goes out) and play into the next.
 MAX_ACTIONS = 1500
 ACTIONS_INTO_NEXT_HAND = 12
+# The game page (web/templates/web/_table.html): hand cards to pick, the "Go out" action's
+# steps, and score sheets by hand number.
+PICKED = re.compile(r'<input type="checkbox" name="card" value="([^"]+)"')
+STEPS = re.compile(r'data-steps="([^"]*)"')
+SHEET = re.compile(r'class="panel sheet" id="hand-(\d+)"')
 
 
 @pytest.fixture(autouse=True)
@@ -283,6 +291,34 @@ class Harness:
             assert events.status_code == 200, events.content[:300]
             self.assert_no_secret(events.content.decode(), seat, "event feed")
             self.checked["read"] += 4
+            self.check_pages(seat, table)
+
+    def check_pages(self, seat: int, table: engine.Table) -> None:
+        """The game page, its table fragment and the score sheets page, as the seat's player
+        sees them: the cards it may pick (and the engine's way out) are its own, and only
+        hands that are over have a score sheet."""
+        client = Client()
+        client.force_login(self.people[seat])
+        finished = set(
+            Hand.objects.filter(game=self.game, finished_at__isnull=False).values_list(
+                "number", flat=True
+            )
+        )
+        base = f"/games/{self.game.pk}/"
+        for path in (base, base + "table/", base + "scores/"):
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.content[:300])
+            page = response.content.decode()
+            self.assert_no_secret(page, seat, path)
+            picks = Counter(PICKED.findall(page))
+            extra = picks - Counter(table.hands[seat])
+            assert not extra, f"{path}: cards to pick that seat {seat} does not hold: {extra}"
+            for steps in STEPS.findall(page):
+                named = set(cards_in(json.loads(html.unescape(steps))))
+                assert named <= set(table.hands[seat]), f"{path}: a way out with others' cards"
+            sheets = {int(n) for n in SHEET.findall(page)}
+            assert sheets <= finished, f"{path}: a score sheet of a hand in play: {sheets}"
+            self.checked["page"] += 1
 
     def act(self, rng: random.Random) -> tuple[engine.Table, engine.Table]:
         before = current_table(self.game)
@@ -347,7 +383,7 @@ def test_no_channel_shows_a_card_a_seed_or_a_token_its_recipient_may_not_see(
     checked = _play_a_hand_and_check(variant, players, _outside_world, caplog)
 
     # Every channel was exercised (and the first hand was played to its end, or it fails).
-    for kind in ("response", "read", "outbox", "event", "email", "webhook"):
+    for kind in ("response", "read", "outbox", "event", "email", "webhook", "page"):
         assert checked[kind] > 0, (kind, checked)
     assert checked["response"] > 2 * players
     assert ReplyToken.objects.values("user").distinct().count() == players

@@ -10,27 +10,49 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from games import engine
 from games.models import Game, GameStatus, Seat
 from games.readmodel import etag
+from games.scoresheet import last_scored_hand, scoresheet_match
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from games.services.moves import game_resign, moves_submit
 from notifications.services.presence import presence_record
 from web import moves
-from web.presenters import game_page
+from web.play import legal_for
+from web.presenters import game_page, player_names, side_names
+from web.sheets import sheet_context
 from web.views.common import STATUS_BY_KIND, error_context, visible_game
 
 # How often an open game page asks whether the game changed (a 304 costs one indexed read);
 # game.js waits longer while the tab is hidden and backs off on errors.
 DEFAULT_POLL_SECONDS = 4.0
 
-STALE = gettext_lazy(
-    "The table changed since you loaded it (another player moved): here it is now. "
-    "Check it and play again."
-)
+
+def stale_text() -> str:
+    return _(
+        "The table changed since you loaded it (another player moved): here it is now. "
+        "Check it and play again."
+    )
+
+
+def page_tag(game: Game, seat: Seat | None) -> str:
+    """The page's ETag: the game's, and the last score sheet the viewer acknowledged (the
+    page changes when they do, the game does not)."""
+    tag = etag(game, seat)
+    if seat is None or not seat.sheet_seen:
+        return tag
+    return f'{tag[:-1]}-s{seat.sheet_seen}"'
+
+
+def player_seen(request: HttpRequest, game: Game, seat: Seat | None) -> None:
+    """The one place where the game page tells that its player is looking at the game: the
+    page's load and each of its polls (table_fragment) pass here. Presence-based email
+    suppression: no turn email while the page is open (notifications/services/presence.py)."""
+    if seat is not None:
+        presence_record(user=request.user, game=game.pk)
 
 
 def _render(
@@ -45,6 +67,7 @@ def _render(
 ) -> HttpResponse:
     game, seat = found or visible_game(game_id, request.user)
     context = game_page(game, seat, form)
+    context["etag"] = page_tag(game, seat)
     context["error"] = error
     seconds = getattr(settings, "CANASTA_WEB_POLL_SECONDS", DEFAULT_POLL_SECONDS)
     context["poll_ms"] = max(250, int(float(seconds) * 1000))
@@ -57,9 +80,9 @@ def _render(
 @login_required
 @require_GET
 def game_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
-    response = _render(request, game_id)
-    presence_record(user=request.user, game=game_id)  # no turn email while the page is open
-    return response
+    found = visible_game(game_id, request.user)
+    player_seen(request, *found)
+    return _render(request, game_id, found=found)
 
 
 @login_required
@@ -67,7 +90,8 @@ def game_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
 def table_fragment(request: HttpRequest, game_id: UUID) -> HttpResponse:
     """The part of the game page that changes with moves; game.js swaps it in."""
     game, seat = visible_game(game_id, request.user)
-    tag = etag(game, seat)
+    player_seen(request, game, seat)
+    tag = page_tag(game, seat)
     given = request.headers.get("If-None-Match", "")
     if given and tag.removeprefix("W/") in {t.strip().removeprefix("W/") for t in given.split(",")}:
         return HttpResponseNotModified()
@@ -97,11 +121,13 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         )
     game, seat = visible_game(game_id, request.user)
     keys: list[str] = []
+    legal: dict[str, Any] = {}
     if seat is not None and seat.number is not None and game.status == GameStatus.ACTIVE:
-        melds = game.state.table["melds"][seat.number % game.sides]
-        keys = list(melds)
+        table = engine.from_json(game.state.table)
+        keys = list(table.melds[seat.number % game.sides])
+        legal = legal_for(table, seat.number, table.turn == seat.number)
     try:
-        actions = moves.actions(form, keys)
+        actions = moves.actions(form, keys, legal)
     except moves.SelectionError as error:
         return _render(
             request, game_id, form=form, error=error_context(message=str(error)), status=400
@@ -123,7 +149,7 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
             raise Http404(_("No such game.")) from None
         shown = error_context(error, variant=game.variant)
         if error.code == "stale_version":
-            shown["message"] = str(STALE)
+            shown["message"] = stale_text()
         return _render(request, game_id, form=form, error=shown, status=STATUS_BY_KIND[error.kind])
     return redirect("web:game", game_id=game_id)
 
@@ -162,3 +188,30 @@ def abort_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @require_POST
 def leave_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return _lobby_action(request, game_id, lobby.game_leave, "lobby")
+
+
+@login_required
+@require_POST
+def sheet_seen_view(request: HttpRequest, game_id: UUID, number: int) -> HttpResponse:
+    """The player has read hand ``number``'s score sheet: show them the game as it is now.
+    Per player: the game went on for the others meanwhile (correspondence)."""
+    game, seat = visible_game(game_id, request.user)
+    scored = last_scored_hand(game=game) or 0
+    # Only a sheet that exists can be read: a later number would hide sheets to come.
+    if seat is not None and seat.number is not None and seat.sheet_seen < number <= scored:
+        Seat.objects.filter(pk=seat.pk, sheet_seen__lt=number).update(sheet_seen=number)
+    return redirect("web:game", game_id=game_id)
+
+
+@login_required
+@require_GET
+def scores_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The whole match's score sheets, hand by hand (the match-over page once it is over)."""
+    game, seat = visible_game(game_id, request.user)
+    context = game_page(game, seat)
+    names = context.get("names") or player_names(game, context["me"])
+    sides = side_names(game, names, context["me"])
+    display = (context.get("view") or {}).get("display")
+    sheets = [sheet_context(s, names, sides, display) for s in scoresheet_match(game=game)]
+    context.update({"sheets": list(reversed(sheets)), "sides_text": sides})
+    return render(request, "web/scores.html", context)

@@ -49,9 +49,10 @@ def _titles() -> dict[str, str]:
 
 
 def seat_name(seat: Seat, me: int | None) -> str:
-    """A seat in a list: "you", a username, "basic bot"; invitations and stand-ins marked."""
+    """A seat in a list: "you", a username, "Bot 2" (its one name, games.models.Seat);
+    invitations and stand-ins marked."""
     if seat.user_id is None:
-        return str(BOT_NAMES.get(seat.bot_level or "", _("bot")))
+        return seat.display_name
     name = _("you") if me is not None and seat.number == me else seat.user.get_username()
     if seat.status == SeatStatus.INVITED:
         return _("%(name)s (invited)") % {"name": name}

@@ -1,27 +1,32 @@
 /* The game page, enhanced: moves go to the REST API (POST /api/v1/games/<id>/actions/ with the
-   session, the CSRF token and expected_version) and the table refreshes itself when the game's
-   ETag changes (GET /api/v1/games/<id>/ with If-None-Match; slower while the tab is hidden).
-   Without this script the same form posts to /games/<id>/move/ and everything still works.
-   buildActions() mirrors web/moves.py: keep the two in step. */
+   session, the CSRF token and expected_version) and the table refreshes itself when it changes
+   (GET /games/<id>/table/ with If-None-Match: a 304 while nothing moved; slower while the tab
+   is hidden). Without this script the same form posts to /games/<id>/move/, the stock and the
+   pile are buttons of that form, and everything still works.
+   buildActions() mirrors web/moves.py: keep the two in step.
+   Words shown here come translated from the page (data-* attributes of #game). */
 (function () {
   "use strict";
 
   var root = document.getElementById("game");
   if (!root) return;
   var tableUrl = root.dataset.tableUrl;
-  var apiUrl = root.dataset.apiUrl;
-  var actionsUrl = apiUrl + "actions/";
+  var actionsUrl = "/api/v1/games/" + root.dataset.game + "/actions/";
   var VISIBLE_MS = parseInt(root.dataset.pollMs, 10) || 4000;
   var HIDDEN_MS = 30000;
   var MAX_MS = 120000;
-  var STALE =
-    "The table changed since you loaded it (another player moved): here it is now. " +
-    "Check it and play again.";
-  var baseTitle = document.title.replace(/ — your turn$/, "");
+  var words = root.dataset;
+  var prefix = words.turnPrefix || "";
+  // The title without the turn mark, however the page was loaded (the mark is a prefix).
+  var baseTitle = document.title.indexOf(prefix) === 0 && prefix
+    ? document.title.slice(prefix.length) : document.title;
+  var icon = document.querySelector("link[rel=icon]");
+  var baseIcon = icon ? icon.href : "";
 
   var busy = false;
   var failures = 0;
   var timer = null;
+  var wasMine = null;
   var live = document.createElement("p");
   live.className = "vh";
   live.setAttribute("aria-live", "polite");
@@ -31,6 +36,7 @@
   function table() { return document.getElementById("table"); }
   function moveForm() { return document.getElementById("move-form"); }
   function etag() { var t = table(); return t ? t.dataset.etag : ""; }
+  function mine() { var t = table(); return !!t && t.dataset.myTurn === "1"; }
 
   function csrfToken() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
@@ -39,27 +45,29 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
+  }
+
   function SelectionError(message) { this.message = message; }
 
+  // A refusal is shown above the buttons, announced (role=alert) and focused, so a keyboard
+  // or screen-reader user lands on it; the code stays out of the sentence.
   function showError(message, code) {
     var box = document.getElementById("move-error");
     if (!box) return;
     box.textContent = "";
+    box.dataset.code = code || "";
     if (!message) return;
     var p = document.createElement("p");
     var strong = document.createElement("strong");
     strong.textContent = message;
     p.appendChild(strong);
-    if (code) {
-      p.appendChild(document.createTextNode(" "));
-      var c = document.createElement("code");
-      c.textContent = code;
-      p.appendChild(c);
-    }
     box.appendChild(p);
+    box.focus({ preventScroll: false });
   }
 
-  // --- the selection and the plan ------------------------------------------------------
+  // --- the selection, the plan and the live points ----------------------------------------
 
   function checkedBoxes(form) {
     return Array.prototype.slice.call(form.querySelectorAll("input[name=card]:checked"));
@@ -78,6 +86,23 @@
   }
   function isWild(code) { return code === "JK" || code.charAt(0) === "2"; }
 
+  function points() {
+    var form = moveForm();
+    var out = document.getElementById("points");
+    if (!form || !out) return;
+    var sum = 0;
+    checkedBoxes(form).forEach(function (b) { sum += parseInt(b.dataset.points, 10) || 0; });
+    form.querySelectorAll("#plan-list li").forEach(function (li) {
+      sum += parseInt(li.dataset.points, 10) || 0;
+    });
+    var minimum = parseInt(form.dataset.minimum, 10) || 0;
+    if (!sum) { out.textContent = ""; return; }
+    out.textContent = minimum
+      ? fill(words.pointsMinimum, { points: sum, minimum: minimum })
+      : fill(words.pointsLabel, { points: sum });
+    out.classList.toggle("short", !!minimum && sum < minimum);
+  }
+
   function addTarget(cards, addTo, keys) {
     if (addTo) return addTo;
     var ranks = {};
@@ -87,21 +112,25 @@
     var allTwos = cards.every(function (c) { return c.charAt(0) === "2"; });
     if (!list.length && allTwos && keys.indexOf("2") >= 0) return "2";
     if (!list.length && keys.length === 1) return keys[0];
-    if (list.length) {
-      throw new SelectionError(
-        "Cards of different ranks join different melds: add one rank at a time.");
-    }
-    throw new SelectionError("Choose the meld to add the wild cards to.");
+    return null;  // the server explains (web/moves.py add_target), in the player's language
   }
 
+  function goOutSteps(form) {
+    var button = form.querySelector("button[value=go_out]");
+    return button && button.dataset.steps ? JSON.parse(button.dataset.steps) : null;
+  }
+
+  // null: let the plain form post decide (its messages are translated on the server).
   function buildActions(op, form) {
     var cards = checkedCards(form);
     var plan = planMelds(form);
     var addTo = (form.querySelector("select[name=add_to]") || {}).value || "";
     if (op === "draw") return [{ type: "draw" }];
+    if (op === "go_out") return goOutSteps(form);
     if (op === "ask") return [{ type: "ask_partner" }];
     if (op === "yes" || op === "no") return [{ type: "answer", yes: op === "yes" }];
     if (op === "pickup") {
+      if (!cards.length && !plan.length) return null;  // the engine's first way (server)
       var pickup = { type: "pickup" };
       if (cards.length) pickup.cards = cards;
       if (plan.length) pickup.melds = plan;
@@ -110,30 +139,32 @@
     if (op === "meld") {
       var melds = plan.slice();
       if (cards.length) melds.push(cards);
-      if (!melds.length) throw new SelectionError("Select the cards to meld first.");
+      if (!melds.length) return null;
       return [{ type: "meld", melds: melds }];
     }
     if (op === "add") {
-      if (!cards.length) throw new SelectionError("Select the cards to add to a meld first.");
+      if (!cards.length) return null;
+      var target = addTarget(cards, addTo.toUpperCase(), meldKeys(form));
+      if (!target) return null;
       var add = {};
-      add[addTarget(cards, addTo.toUpperCase(), meldKeys(form))] = cards;
+      add[target] = cards;
       var action = { type: "meld", add: add };
       if (plan.length) action.melds = plan;
       return [action];
     }
     if (op === "discard") {
-      if (cards.length !== 1) throw new SelectionError("Select exactly one card to discard.");
+      if (cards.length !== 1) return null;
       var played = [];
       if (plan.length) played.push({ type: "meld", melds: plan });
       played.push({ type: "discard", card: cards[0] });
       return played;
     }
-    throw new SelectionError("Unknown button.");
+    return null;
   }
 
   function setAside(form, boxes) {
     boxes = boxes || checkedBoxes(form);
-    if (!boxes.length) throw new SelectionError("Select the cards of the meld to set aside first.");
+    if (!boxes.length) return false;
     var plan = document.getElementById("plan");
     var list = document.getElementById("plan-list");
     var item = document.createElement("li");
@@ -143,16 +174,21 @@
     hidden.name = "meld";
     hidden.value = boxes.map(function (b) { return b.value; }).join(" ");
     item.dataset.ids = boxes.map(function (b) { return b.id; }).join(" ");
+    item.dataset.points = String(boxes.reduce(function (sum, b) {
+      return sum + (parseInt(b.dataset.points, 10) || 0);
+    }, 0));
     item.appendChild(hidden);
     var shown = document.createElement("span");
     shown.className = "cards";
+    var names = [];
     boxes.forEach(function (box) {
       var label = box.closest("label");
       var face = document.createElement("span");
-      face.className = label.className.replace("pick", "").trim() + " small";
+      face.className = label.className.replace("pick", "").replace("new", "").trim() + " small";
       Array.prototype.forEach.call(label.childNodes, function (node) {
         if (node !== box) face.appendChild(node.cloneNode(true));
       });
+      names.push(label.title);
       shown.appendChild(face);
       box.checked = false;
       box.disabled = true;
@@ -161,7 +197,9 @@
     item.appendChild(shown);
     list.appendChild(item);
     plan.hidden = false;
-    live.textContent = "Set aside: " + hidden.value + ". Select more, or press Meld.";
+    live.textContent = names.join(", ");
+    points();
+    return true;
   }
 
   function clearPlan(form) {
@@ -173,6 +211,7 @@
       label.hidden = false;
       label.querySelector("input").disabled = false;
     });
+    points();
     if (fromServer) refresh(false);
   }
 
@@ -180,42 +219,76 @@
 
   function saveState() {
     var form = moveForm();
-    if (!form) return null;
     var active = document.activeElement;
-    return {
-      checked: checkedBoxes(form).map(function (b) { return b.id; }),
-      plan: Array.prototype.map.call(
-        form.querySelectorAll("#plan-list li[data-client]"),
-        function (li) { return li.dataset.ids.split(" "); }),
-      focus: active && active.id && form.contains(active) ? active.id : null,
-      addTo: (form.querySelector("select[name=add_to]") || {}).value || ""
-    };
+    var state = { focus: active && active.id ? active.id : null, checked: [], plan: [], addTo: "" };
+    if (!form) return state;
+    state.checked = checkedBoxes(form).map(function (b) { return b.id; });
+    state.plan = Array.prototype.map.call(
+      form.querySelectorAll("#plan-list li[data-client]"),
+      function (li) { return li.dataset.ids.split(" "); });
+    state.addTo = (form.querySelector("select[name=add_to]") || {}).value || "";
+    return state;
   }
 
-  function restoreState(state) {
+  function restoreState(state, keep) {
     var form = moveForm();
-    if (!state || !form) return;
-    state.plan.forEach(function (ids) {
-      var boxes = ids.map(function (id) { return document.getElementById(id); });
-      if (boxes.every(function (b) { return b && !b.disabled; })) setAside(form, boxes);
-    });
-    state.checked.forEach(function (id) {
-      var box = document.getElementById(id);
-      if (box && !box.disabled) box.checked = true;
-    });
-    var select = form.querySelector("select[name=add_to]");
-    if (select && state.addTo) select.value = state.addTo;
-    if (state.focus) {
-      var el = document.getElementById(state.focus);
-      if (el) el.focus({ preventScroll: true });
+    if (form && keep) {
+      state.plan.forEach(function (ids) {
+        var boxes = ids.map(function (id) { return document.getElementById(id); });
+        if (boxes.every(function (b) { return b && !b.disabled; })) setAside(form, boxes);
+      });
+      state.checked.forEach(function (id) {
+        var box = document.getElementById(id);
+        if (box && !box.disabled) box.checked = true;
+      });
+      var select = form.querySelector("select[name=add_to]");
+      if (select && state.addTo) select.value = state.addTo;
     }
+    // Focus stays where it was when that element is still there; after one's own move, or
+    // when it is gone, it goes to the first thing to do next (never lost on <body>).
+    var el = state.focus ? document.getElementById(state.focus) : null;
+    if (!el || el.disabled || (el.closest && el.closest("[hidden]"))) el = nextFocus();
+    if (el && el !== document.activeElement) el.focus({ preventScroll: true });
+    points();
+  }
+
+  function nextFocus() {
+    var ack = document.getElementById("sheet-ack");
+    if (ack) return ack;
+    var form = moveForm();
+    if (form && mine()) {
+      return form.querySelector(".actions button.primary") || form.querySelector("input[name=card]");
+    }
+    // Not my turn (any more): the sentence saying whose turn it is.
+    return document.getElementById("turn-text");
+  }
+
+  function badge(on) {
+    if (!icon || !baseIcon) return;
+    if (!on) { icon.href = baseIcon; return; }
+    // The favicon with a yellow dot: seen in the tab strip even when the title is cut.
+    var svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'>" +
+      "<rect width='64' height='64' rx='12' fill='%231f5c45'/>" +
+      "<text x='32' y='44' font-size='36' text-anchor='middle' fill='white'>♠</text>" +
+      "<circle cx='50' cy='14' r='13' fill='%23f2b705' stroke='white' stroke-width='3'/></svg>";
+    icon.href = "data:image/svg+xml," + svg;
+  }
+
+  function notify() {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    if (!document.hidden) return;  // the page itself shows it
+    try {
+      var note = new Notification(words.notifyTitle, { body: words.notifyBody, tag: "turn-" + root.dataset.game });
+      note.onclick = function () { window.focus(); note.close(); };
+    } catch (e) { /* some browsers allow notifications only from a service worker */ }
   }
 
   function announce() {
-    var t = table();
-    if (!t) return;
-    var mine = t.dataset.myTurn === "1";
-    document.title = mine ? baseTitle + " — your turn" : baseTitle;
+    var now = mine();
+    document.title = (now ? prefix : "") + baseTitle;
+    badge(now);
+    if (wasMine === false && now) notify();
+    wasMine = now;
     var text = document.getElementById("turn-text");
     if (text) live.textContent = text.textContent.trim();
   }
@@ -229,23 +302,26 @@
       headers: { Accept: "text/html" }
     }).then(function (response) {
       if (!response.ok) return false;
-      return response.text().then(function (html) {
-        var holder = document.createElement("template");
-        holder.innerHTML = html.trim();
-        var fresh = holder.content.querySelector("#table");
-        var old = table();
-        if (!fresh || !old) return false;
-        // Two refreshes may cross (a poll and a move): never go back to an older version.
-        if (parseInt(fresh.dataset.version, 10) < parseInt(old.dataset.version, 10)) return false;
-        var state = keep ? saveState() : null;
-        var scrollY = window.scrollY;
-        old.replaceWith(fresh);
-        restoreState(state);
-        window.scrollTo(0, scrollY);
-        announce();
-        return true;
-      });
+      return response.text().then(function (html) { return swap(html, keep); });
     });
+  }
+
+  function swap(html, keep) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html.trim();
+    var fresh = holder.content.querySelector("#table");
+    var old = table();
+    if (!fresh || !old) return false;
+    // Two refreshes may cross (a poll and a move): never go back to an older version.
+    if (parseInt(fresh.dataset.version, 10) < parseInt(old.dataset.version, 10)) return false;
+    var state = saveState();
+    var scrollY = window.scrollY;
+    old.replaceWith(fresh);
+    restoreState(state, keep);
+    window.scrollTo(0, scrollY);
+    setupNotifications();
+    announce();
+    return true;
   }
 
   // --- playing ---------------------------------------------------------------------------
@@ -255,17 +331,19 @@
     return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
   }
 
-  function setBusy(form, on) {
+  function setBusy(on) {
     busy = on;
+    var form = moveForm();
+    if (!form) return;
     form.classList.toggle("busy", on);
     form.setAttribute("aria-busy", on ? "true" : "false");
-    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = on; });
+    document.querySelectorAll("#table button").forEach(function (b) { b.disabled = on; });
   }
 
   function play(form, actions) {
     if (busy) return Promise.resolve();
     var version = parseInt(form.querySelector("input[name=version]").value, 10);
-    setBusy(form, true);
+    setBusy(true);
     return fetch(actionsUrl, {
       method: "POST",
       credentials: "same-origin",
@@ -279,13 +357,15 @@
     }).then(function (response) {
       if (response.ok) {
         failures = 0;
+        setBusy(false);
         return refresh(false);
       }
       return response.json().catch(function () { return null; }).then(function (body) {
         var error = body && body.error ? body.error
-          : { code: "http_" + response.status, message: "The server answered " + response.status + "." };
+          : { code: "http_" + response.status, message: words.network };
+        setBusy(false);
         if (error.code === "stale_version") {
-          return refresh(true).then(function () { showError(STALE, error.code); });
+          return refresh(true).then(function () { showError(words.stale, error.code); });
         }
         if (error.details && error.details.applied > 0) {
           // A draw from the stock stands (docs/fair-play.md): show the table it left.
@@ -294,29 +374,45 @@
         showError(error.message, error.code);
       });
     }).catch(function () {
-      showError("Could not reach the server: check your connection and try again.", "network");
-    }).then(function () {
-      var current = moveForm();
-      if (current) setBusy(current, false);
-      busy = false;
+      setBusy(false);
+      showError(words.network, "network");
     });
   }
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.id !== "move-form") return;
-    event.preventDefault();
     var op = event.submitter ? event.submitter.value : "";
-    showError("");
-    try {
-      if (op === "set_aside") { setAside(form); return; }
-      if (op === "clear") { clearPlan(form); return; }
-      play(form, buildActions(op, form));
-    } catch (error) {
-      if (error instanceof SelectionError) showError(error.message, "invalid_selection");
-      else throw error;
+    if (op === "set_aside") {
+      if (setAside(form)) event.preventDefault();
+      return;  // nothing selected: the server says so, in the player's language
     }
+    if (op === "clear") { event.preventDefault(); clearPlan(form); return; }
+    var actions = buildActions(op, form);
+    if (!actions) return;  // the plain post answers (and explains a refusal)
+    event.preventDefault();
+    showError("");
+    play(form, actions);
   });
+
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "card") points();
+  });
+
+  // --- browser notifications (opt-in) --------------------------------------------------------
+
+  function setupNotifications() {
+    var button = document.getElementById("notify-me");
+    if (!button || !("Notification" in window)) return;
+    if (Notification.permission === "granted") return;
+    button.hidden = Notification.permission === "denied";
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function (answer) {
+        button.hidden = true;
+        live.textContent = answer === "granted" ? words.notifyOn : words.notifyDenied;
+      });
+    });
+  }
 
   // --- polling ---------------------------------------------------------------------------
 
@@ -328,16 +424,15 @@
   function poll() {
     var delay = document.hidden ? HIDDEN_MS : VISIBLE_MS;
     var tag = etag();
-    var headers = { Accept: "application/json" };
+    var headers = { Accept: "text/html" };
     if (tag) headers["If-None-Match"] = tag;
-    fetch(apiUrl, { credentials: "same-origin", cache: "no-store", headers: headers })
+    fetch(tableUrl, { credentials: "same-origin", cache: "no-store", headers: headers })
       .then(function (response) {
         if (response.status === 304) { failures = 0; return null; }
         if (!response.ok) { failures += 1; return null; }
         failures = 0;
-        var fresh = response.headers.get("ETag");
-        if (fresh && fresh !== etag() && !busy) return refresh(true);
-        return null;
+        if (busy) return null;  // the move's own refresh shows it
+        return response.text().then(function (html) { swap(html, true); });
       })
       .catch(function () { failures += 1; })
       .then(function () {
@@ -351,6 +446,11 @@
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) schedule(200);
   });
-  if (table() && table().dataset.myTurn === "1") document.title = baseTitle + " — your turn";
+  setupNotifications();
+  announce();
+  // A refusal from the plain form post: take the reader to it.
+  var refused = document.querySelector("#move-error p");
+  if (refused) document.getElementById("move-error").focus();
+  points();
   schedule(VISIBLE_MS);
 })();
