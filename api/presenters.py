@@ -17,6 +17,7 @@ from clients.payloads import iso, move_entry  # noqa: F401 - move_entry is part 
 from games import engine
 from games.engine import Table
 from games.models import Game, GameState, GameStatus, Hand, Seat, SeatKind, SeatStatus
+from games.players import player_name
 
 # user id -> that player's current and coming absences, as shown to everyone at the table.
 Absences = Mapping[Any, list[dict[str, str | None]]]
@@ -88,7 +89,7 @@ def _seat(game: Game, seat: Seat, absences: Absences) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "side": seat.number % game.sides if seat.number is not None else None,
-        "username": seat.user.get_username() if seat.user_id else None,
+        "username": player_name(seat.user) if seat.user_id else None,
         "kind": seat.kind,
         "status": seat.status,
         "drew": seat.drew or None,

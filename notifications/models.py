@@ -20,6 +20,12 @@ class OutboxKind(models.TextChoices):
     HAND_OVER = "hand_over", "a hand is over"
     MATCH_OVER = "match_over", "the match is over"
     DIGEST = "digest", "daily digest of games waiting for you"
+    # Account mails (docs/accounts.md): sent whatever the email mode, even to an address that
+    # is not confirmed yet.
+    VERIFY_EMAIL = "verify_email", "confirm your email address"
+    PASSWORD_RESET = "password_reset", "reset your password"
+    # An invitation to a table: to an account, or to an address without one (no recipient).
+    INVITATION = "invitation", "an invitation to a table"
     # Reserved for later issues (reply-by-email confirmations, webhooks).
     EMAIL_REPLY = "email_reply", "answer to an emailed move"
     WEBHOOK = "webhook", "webhook event"
@@ -44,14 +50,20 @@ OPEN_STATUSES = (OutboxStatus.PENDING, OutboxStatus.SENDING)
 
 
 class Outbox(models.Model):
+    # None for a mail to an address without an account (an invitation by email): `address`.
     recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="outbox",
+        null=True,
+        blank=True,
     )
+    address = models.CharField(max_length=254, blank=True, default="")
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="outbox"
     )
     move_seq = models.PositiveIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=12, choices=OutboxKind.choices)
+    kind = models.CharField(max_length=20, choices=OutboxKind.choices)
     channel = models.CharField(max_length=8, choices=OutboxChannel.choices, default="email")
     # "<game>:<move_seq>:<recipient>:<kind>" unless the caller names one: the same event can
     # be enqueued any number of times and is written (and so sent) once.
@@ -122,6 +134,13 @@ class NotificationPreference(models.Model):
     language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH)
     # An IANA zone name ("Europe/Berlin"): dates and times are shown in it.
     time_zone = models.CharField(max_length=64, default="UTC")
+    # Verified addresses (docs/accounts.md). `email_verified`: the address this account proved
+    # it reads (lowercased), unique across accounts; `email_pending`: the account's address
+    # changed (or was given at sign-up) and is not confirmed yet, so the service sends it
+    # nothing but the confirmation and password reset mails. A user without a row (accounts
+    # made by an operator, before this existed) counts as confirmed.
+    email_verified = models.CharField(max_length=254, null=True, blank=True, unique=True)
+    email_pending = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -22,6 +22,7 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from games import engine
 from games.engine import Table
+from games.players import player_name
 
 
 def game_url(game_id: Any) -> str:
@@ -45,7 +46,7 @@ def seat_names(game: Any) -> list[str]:
             if seat.kind == "bot":
                 names[seat.number] = "bot"
             elif seat.user_id is not None:
-                names[seat.number] = seat.user.get_username()
+                names[seat.number] = player_name(seat.user)
     return names
 
 

@@ -15,6 +15,7 @@ from api.presenters import etag, game_detail, hand_entry, viewer_seat
 from games import engine, selectors
 from games.engine.melds import canasta_kind
 from games.models import Game, GameState, GameStatus, Seat, SeatKind, SeatStatus
+from games.players import player_name
 from web import cards as shown
 from web.history import END_REASONS as HAND_END_REASONS
 from web.history import history, scores_text
@@ -66,7 +67,7 @@ def player_names(game: Game, me: int | None) -> dict[int, str]:
         if seat.number == me:
             names[seat.number] = "You"
         elif seat.user_id:
-            names[seat.number] = seat.user.get_username()
+            names[seat.number] = player_name(seat.user)
         else:
             names[seat.number] = f"Bot {seat.number + 1}"
     return names

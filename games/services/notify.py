@@ -13,9 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from games import engine
 from games.engine import Table
 from games.models import Game, Move, Seat
+from games.players import player_name
 from notifications.models import Absence
 
 # What a move's notifications read about each seated user, joined to the seat rows when the
@@ -246,3 +250,63 @@ def notify_timeout(
                 handed_to_bot=handed_to_bot,
             ),
         )
+
+
+def table_label(game: Game) -> str:
+    """A table in one line for an invitation: variant title, players, time per turn."""
+    try:
+        title = engine.get_rules(game.variant).title
+    except engine.EngineError:
+        title = game.variant
+    players = ngettext("%(count)d player", "%(count)d players", game.players) % {
+        "count": game.players
+    }
+    if game.turn_seconds:
+        hours = max(1, game.turn_seconds // 3600)
+        clock = ngettext("%(count)d hour per turn", "%(count)d hours per turn", hours) % {
+            "count": hours
+        }
+    else:
+        clock = _("no time limit")
+    return _("%(title)s, %(players)s, %(clock)s") % {
+        "title": title,
+        "players": players,
+        "clock": clock,
+    }
+
+
+def notify_invitation(
+    *,
+    game: Game,
+    inviter: Any,
+    user: Any = None,
+    address: str = "",
+    invitation_id: int | None = None,
+    expires_at: datetime | None = None,
+) -> None:
+    """An invitation mail: to an account (`user`: its seat is kept, the link is the table's
+    join page) or to an address (`invitation_id`: the link, a credential, is added when the
+    mail is sent). A rematch offer when the game replays another."""
+    from notifications.models import OutboxKind
+    from notifications.payloads import game_url
+    from notifications.services.outbox import outbox_enqueue
+
+    payload: dict[str, Any] = {
+        "game": None,
+        "seat": None,
+        "game_id": str(game.pk),
+        "inviter": player_name(inviter),
+        "table": table_label(game),
+        "rematch": game.rematch_of_id is not None,
+        "by_email": user is None,
+        "expires_at": expires_at.isoformat() if expires_at else None,
+    }
+    if user is None:
+        payload["invitation_id"] = invitation_id
+        key = f"invitation:{invitation_id}"
+    else:
+        payload["link"] = game_url(game.pk) + "join/"
+        key = f"invitation:{game.pk}:{user.pk}"
+    outbox_enqueue(
+        recipient=user, address=address, kind=OutboxKind.INVITATION, payload=payload, key=key
+    )

@@ -19,6 +19,7 @@ from games import engine
 from games.mail.commands import Command, CommandError, format_action, parse_commands
 from games.mail.text import card_label
 from games.models import Game, Move, Seat
+from games.players import player_name
 from games.services.errors import GameError
 from games.services.moves import DRAW_STANDS, game_resign, moves_submit
 from mailplay.models import ReplyToken
@@ -43,7 +44,7 @@ def _load(game_id: Any) -> Game:
 
 def _names(game: Game) -> dict[int, str]:
     return {
-        s.number: ("bot" if s.kind == "bot" else s.user.get_username() if s.user else "?")
+        s.number: ("bot" if s.kind == "bot" else player_name(s.user) if s.user else "?")
         for s in game.seats.all()
         if s.number is not None
     }

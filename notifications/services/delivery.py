@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.db import DatabaseError
 
@@ -40,6 +41,32 @@ def reply_address_hook_register(hook: ReplyAddressHook) -> None:
         _reply_address_hooks.append(hook)
 
 
+# Hooks that add the secret links of an account mail (a password reset, an address
+# confirmation, an invitation) to the payload when the row is sent, by kind: the links are
+# credentials, so like the Reply-To they are never stored in a payload (which the admin shows).
+SecretLinksHook = Callable[[Outbox], dict[str, str]]
+_secret_links_hooks: dict[str, SecretLinksHook] = {}
+
+
+def secret_links_hook_register(kind: str, hook: SecretLinksHook) -> None:
+    """Called once from an app's ready(); one hook per kind."""
+    _secret_links_hooks[kind] = hook
+
+
+def payload_with_links(row: Outbox) -> dict[str, Any]:
+    hook = _secret_links_hooks.get(row.kind)
+    if hook is None:
+        return row.payload
+    return {**row.payload, **hook(row)}
+
+
+def row_address(row: Outbox) -> str:
+    """Where a row's mail goes: its recipient's address now, or the row's own address."""
+    if row.recipient_id is not None:
+        return str(row.recipient.email or "")
+    return row.address
+
+
 def reply_address_for(row: Outbox) -> str | None:
     for hook in _reply_address_hooks:
         address = hook(row)
@@ -67,16 +94,16 @@ def send_row(row: Outbox) -> str:
     if row.channel != OutboxChannel.EMAIL:
         outbox_mark_skipped(row, reason=f"no delivery for channel {row.channel} yet")
         return OutboxStatus.SKIPPED
-    reason = email_skip_reason(recipient=row.recipient, kind=row.kind)
+    reason = email_skip_reason(recipient=row.recipient, kind=row.kind, address=row.address)
     if reason:
         outbox_mark_skipped(row, reason=reason)
         return OutboxStatus.SKIPPED
     # Outside the render check below: a database error here is transient, and the row stays
     # claimed until the sweep tries it again, instead of failing for good.
-    reply_to = reply_address_for(row)
+    reply_to = reply_address_for(row) if row.recipient_id is not None else None
     try:
         message = build_message(
-            kind=row.kind, payload=row.payload, to=row.recipient.email, reply_to=reply_to
+            kind=row.kind, payload=payload_with_links(row), to=row_address(row), reply_to=reply_to
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a
         # ValueError) or a payload the templates cannot draw is the row's own fault, and no

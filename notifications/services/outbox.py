@@ -53,6 +53,7 @@ def outbox_enqueue(
     move_seq: int | None = None,
     key: str | None = None,
     channel: str = OutboxChannel.EMAIL,
+    address: str = "",
 ) -> Outbox | None:
     """Write a notification row in the caller's transaction and deliver it after commit.
 
@@ -64,7 +65,7 @@ def outbox_enqueue(
     key = key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq)
     skip_reason = None
     if channel == OutboxChannel.EMAIL:
-        skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+        skip_reason = email_skip_reason(recipient=recipient, kind=kind, address=address)
     # A skipped row is written all the same: it records that the event happened and why no
     # mail went out (delivery checks the preference again, in case it changed meanwhile).
     status = OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING
@@ -76,6 +77,7 @@ def outbox_enqueue(
             row = Outbox.objects.create(
                 key=key,
                 recipient=recipient,
+                address=address,
                 kind=kind,
                 channel=channel,
                 game=game,

@@ -9,12 +9,14 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from api.presenters import game_summary, viewer_seat
 from games import engine, selectors
 from games.access import seat_of
-from games.models import Game, GameStatus, Seat, SeatStatus
+from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
+from games.players import player_name
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm
@@ -31,8 +33,10 @@ def _titles() -> dict[str, str]:
 def seat_name(seat: Seat, me: int | None) -> str:
     """A seat in a list: "you", a username, "basic bot"; invitations and stand-ins marked."""
     if seat.user_id is None:
+        if seat.kind == SeatKind.HUMAN:
+            return _("invited by email")
         return f"{seat.bot_level} bot".strip()
-    name = "you" if me is not None and seat.number == me else seat.user.get_username()
+    name = "you" if me is not None and seat.number == me else player_name(seat.user)
     if seat.status == SeatStatus.INVITED:
         name += " (invited)"
     elif seat.away:
