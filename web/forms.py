@@ -9,7 +9,10 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
 
+from accounts.services.addresses import address_available
+from api.serializers.auth import ADDRESS_UNAVAILABLE
 from api.validators import LATEST_DATE
 from games import engine
 from games.models import TimeoutPolicy
@@ -36,12 +39,22 @@ DEFAULT_TURN_TIME = str(3 * 86400)
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        help_text="Where we tell you it is your turn (you choose how often in Settings).",
+        help_text=gettext_lazy(
+            "Where we tell you it is your turn (you choose how often in Settings). We mail it "
+            "a link to confirm it first."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if not address_available(address=email):
+            # The same words for every account that holds it: it names none.
+            raise forms.ValidationError(ADDRESS_UNAVAILABLE)
+        return email
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -97,7 +110,10 @@ class GameCreateForm(forms.Form):
     invite = forms.CharField(
         required=False,
         label="Invite players",
-        help_text="Usernames, separated by spaces or commas: their seats are kept for them.",
+        help_text=gettext_lazy(
+            "Usernames or email addresses, separated by spaces or commas: their seats are kept "
+            "for them. An address gets a mail with a link to sign up and take the seat."
+        ),
     )
     turn_seconds = forms.ChoiceField(
         choices=TURN_TIMES, initial=DEFAULT_TURN_TIME, required=False, label="Time per turn"
@@ -142,7 +158,10 @@ class GameCreateForm(forms.Form):
 
     def clean_invite(self) -> list[str]:
         raw = self.cleaned_data.get("invite", "")
-        return [name for name in re.split(r"[\s,;]+", raw) if name]
+        names = [name for name in re.split(r"[\s,;]+", raw) if name]
+        # Addresses are invited by mail (games.services.invitations), usernames directly.
+        self.invite_emails = [name for name in names if "@" in name]
+        return [name for name in names if "@" not in name]
 
     def clean_turn_seconds(self) -> int | None:
         value = self.cleaned_data.get("turn_seconds")
@@ -162,7 +181,8 @@ class GameCreateForm(forms.Form):
             counts = ", ".join(map(str, variant["players"]))
             self.add_error("players", f"{variant['title']} is played by {counts} players.")
         bots = data.get("bots") or 0
-        invited = len(data.get("invite") or [])
+        data["invite_emails"] = getattr(self, "invite_emails", [])
+        invited = len(data.get("invite") or []) + len(data["invite_emails"])
         if players is not None and bots + invited > players - 1:
             self.add_error(
                 "bots",
@@ -182,7 +202,12 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = get_user_model()
         fields = ("email",)
-        help_texts = {"email": "Turn notifications and digests go here."}
+        help_texts = {
+            "email": gettext_lazy(
+                "Turn notifications and digests go here. A new address gets a link to confirm "
+                "it first."
+            )
+        }
 
 
 class PreferenceForm(forms.Form):

@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services.addresses import address_set
 from api.errors import ApiError
 from api.schema import BODY, COMMON, THROTTLED, error
 from api.serializers.auth import (
@@ -73,6 +74,8 @@ class RegisterView(APIView):
             user = get_user_model().objects.create_user(
                 username=data["username"], password=data["password"], email=data.get("email", "")
             )
+            # The address gets a confirmation link and nothing else until it is opened.
+            address_set(user=user, address=user.email, reason="signup")
             token, key = account_token_create(owner=user)
         return _token_response(user, token, key, status_code=status.HTTP_201_CREATED)
 

@@ -27,7 +27,7 @@ from games.services.lobby import (
     emails_checked,
     game_join,
 )
-from games.services.notify import notify_invitation
+from games.services.notify import notify_invitation, table_label
 
 
 def _require_open_player(game: Game, user: Any) -> Seat:
@@ -202,6 +202,11 @@ def invitation_withdraw(*, invitation_id: int, user: Any) -> Invitation:
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
     return invitation
+
+
+def invitation_table(invitation: Invitation) -> str:
+    """The table an invitation is for, in one line (variant, players, clock)."""
+    return table_label(invitation.game)
 
 
 def invitations_of_game(*, game: Game) -> list[Invitation]:

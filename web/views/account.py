@@ -8,11 +8,15 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.services.addresses import address_set, address_state, confirmation_resend
 from games.services.errors import GameError
 from mailplay.models import AutoDraw
 from mailplay.services.autodraw import auto_draw_of, auto_draw_update
@@ -26,13 +30,44 @@ from web.forms import AbsenceForm, EmailForm, PreferenceForm, SignupForm, tomorr
 def signup_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:lobby")
-    form = SignupForm(request.POST or None)
+    next_url = _safe_next(request)
+    initial = {"email": request.GET.get("email", "")[:254]}
+    form = SignupForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}! Create a table to play.")
-        return redirect("web:lobby")
-    return render(request, "web/signup.html", {"form": form}, status=400 if form.errors else 200)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                # A confirmation link goes to the address; nothing else until it is opened.
+                address_set(user=user, address=user.email, reason="signup")
+        except GameError as error:
+            form.add_error("email", error.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                _(
+                    "Welcome, %(name)s! We mailed a link to %(address)s: open it to confirm "
+                    "your address and get your turn emails."
+                )
+                % {"name": user.get_username(), "address": user.email},
+            )
+            return redirect(next_url or "web:lobby")
+    return render(
+        request,
+        "web/signup.html",
+        {"form": form, "next": next_url},
+        status=400 if form.errors else 200,
+    )
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up (an invitation link), if it is on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
@@ -47,6 +82,7 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
             initial={"email_mode": preference.email_mode, "digest_hour": preference.digest_hour}
         ),
         "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
+        "email_confirmed": address_state(user=user)["email_confirmed"],
         "auto_draw": auto_draw_of(user=user),
         "auto_draw_choices": AutoDraw.choices,
         "absences": list(absences_of(user_ids=[user.pk], now=now)),
@@ -66,12 +102,13 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     which = request.POST.get("form")
     user = request.user
     if which == "email":
-        form = EmailForm(request.POST, instance=user)
-        if form.is_valid():
-            form.save()
-            messages.success(request, "Email address saved.")
-            return redirect("web:settings")
-        return _invalid(request, email_form=form)
+        return _email_change(request)
+    if which == "resend_confirmation":
+        if confirmation_resend(user=user):
+            messages.success(request, _("We sent the link again: check your inbox."))
+        else:
+            messages.info(request, _("A link went out a moment ago; please check your inbox."))
+        return redirect("web:settings")
     if which == "preferences":
         form = PreferenceForm(request.POST)
         if form.is_valid():
@@ -108,6 +145,31 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Vacation withdrawn.")
         return redirect("web:settings")
     return _invalid(request)
+
+
+def _email_change(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    # A copy: the form would change the signed-in user before the address is checked.
+    form = EmailForm(request.POST, instance=type(user).objects.get(pk=user.pk))
+    if form.is_valid():
+        try:
+            sent = address_set(user=user, address=form.cleaned_data["email"])
+        except GameError as error:
+            form.add_error("email", error.message)
+            return _invalid(request, email_form=form)
+        if sent:
+            messages.success(
+                request,
+                _(
+                    "Address saved. We mailed a link to %(address)s: open it to confirm the "
+                    "address; until then it gets no game mail."
+                )
+                % {"address": user.email},
+            )
+        else:
+            messages.success(request, _("Email address saved."))
+        return redirect("web:settings")
+    return _invalid(request, email_form=form)
 
 
 def _invalid(request: HttpRequest, **forms: Any) -> HttpResponse:

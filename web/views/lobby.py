@@ -71,6 +71,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         "free": game.players - len(seats),
         "my_turn": summary["my_turn"] and game.status == GameStatus.ACTIVE,
         "invited": seat is not None and seat.status == SeatStatus.INVITED,
+        "seated": seat is not None and seat.status == SeatStatus.JOINED,
         "deadline": game.deadline,
         "turn_name": next(
             (n for s, n in zip(seats, names, strict=True) if s.number == game.turn_seat), ""
@@ -141,6 +142,8 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         "timeout_policy": data["timeout_policy"],
         "invite": data["invite"],
     }
+    if data.get("invite_emails"):
+        kwargs["invite_emails"] = data["invite_emails"]
     if data["bots"]:
         if not bots_supported():
             raise GameError(
@@ -162,7 +165,12 @@ def create_view(request: HttpRequest) -> HttpResponse:
             try:
                 game = _create(request.user, form.cleaned_data)
             except GameError as error:
-                field = {"unknown_user": "invite", "invalid_invite": "invite"}.get(error.code)
+                field = {
+                    "unknown_user": "invite",
+                    "invalid_invite": "invite",
+                    "invalid_email": "invite",
+                    "too_many_invitations": "invite",
+                }.get(error.code)
                 if error.code in ("invalid_players",):
                     field = "players"
                 if error.code == "invalid_time_control":
