@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -150,7 +150,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 def _email_change(request: HttpRequest) -> HttpResponse:
     user = request.user
     # A copy: the form would change the signed-in user before the address is checked.
-    form = EmailForm(request.POST, instance=type(user).objects.get(pk=user.pk))
+    form = EmailForm(request.POST, instance=get_user_model().objects.get(pk=user.pk))
     if form.is_valid():
         try:
             sent = address_set(user=user, address=form.cleaned_data["email"])
