@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
@@ -114,23 +115,26 @@ def invitation_state(invitation: Invitation, now: datetime | None = None) -> str
     return "pending"
 
 
+# Marked here, translated when raised (invitation_refusal), in the reader's language.
 STATE_MESSAGES = {
     "accepted": (
         "invitation_used",
-        "This invitation was accepted already: the seat is taken.",
+        gettext_noop("This invitation was accepted already: the seat is taken."),
     ),
     "withdrawn": (
         "invitation_withdrawn",
-        "This invitation was withdrawn by the table. Ask the player who invited you for a new one.",
+        gettext_noop(
+            "This invitation was withdrawn by the table. Ask the player who invited you for a new one."
+        ),
     ),
-    "declined": ("invitation_declined", "This invitation was declined."),
+    "declined": ("invitation_declined", gettext_noop("This invitation was declined.")),
     "expired": (
         "invitation_expired",
-        "This invitation has expired. Ask the player who invited you for a new one.",
+        gettext_noop("This invitation has expired. Ask the player who invited you for a new one."),
     ),
     "closed": (
         "invitation_closed",
-        "This table no longer waits for players: it has started or was called off.",
+        gettext_noop("This table no longer waits for players: it has started or was called off."),
     ),
 }
 

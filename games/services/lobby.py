@@ -15,6 +15,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.access import may_view, seat_of
@@ -183,7 +184,16 @@ def game_create(
     invited = _invitees(creator, invite, players - 1)
     emails = emails_checked(tuple(invite_emails))
     if len(invited) + len(emails) > players - 1:
-        raise _invalid("invalid_invite", f"Only {players - 1} seats are left to invite to.")
+        free = players - 1
+        raise _invalid(
+            "invalid_invite",
+            ngettext(
+                "Only %(count)d seat is left to invite to.",
+                "Only %(count)d seats are left to invite to.",
+                free,
+            )
+            % {"count": free},
+        )
     unknown = [level for level in bots if level not in BOT_LEVELS]
     if unknown:
         raise _invalid(
