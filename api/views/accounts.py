@@ -241,6 +241,7 @@ class AccountDeleteView(APIView):
         request=AccountDeleteInSerializer,
         responses={
             200: AccountDeletedSerializer,
+            400: error("No password (invalid_request)."),
             403: error("wrong_password, or a personal token."),
             **BODY,
             **COMMON,
@@ -327,6 +328,7 @@ class InvitationAcceptView(APIView):
         request=InvitationTokenInSerializer,
         responses={
             200: GameDetailSerializer,
+            400: error("No token (invalid_request)."),
             404: error("invitation_unknown."),
             409: error(
                 "invitation_expired, invitation_withdrawn, invitation_used, "
@@ -354,6 +356,7 @@ class InvitationDeclineView(APIView):
         request=InvitationTokenInSerializer,
         responses={
             200: InvitationSerializer,
+            400: error("No token (invalid_request)."),
             404: error("invitation_unknown."),
             409: error("The invitation is no longer pending (invitation_*)."),
             **BODY,
