@@ -17,15 +17,19 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.services.errors import ErrorKind, GameError
-from notifications.models import NotificationPreference, Outbox
+from notifications.models import NotificationPreference, Outbox, OutboxKind
 from notifications.services.preferences import address_confirmation_enqueue, preference_of
 
 SALT = "canasta.accounts.confirm-address"
 # A confirmation mail at most this often per account (a "send again" button pressed twice).
 RESEND_SECONDS = 60
+# Address changes per account and day: each one mails an address nobody confirmed yet, so an
+# account cannot be used to mail strangers at will.
+CHANGES_PER_DAY = 10
 
 
 def address_normalized(address: str) -> str:
@@ -78,6 +82,17 @@ def confirmation_send(*, user: Any, reason: str = "change") -> Outbox | None:
     return address_confirmation_enqueue(user=user, reason=reason)
 
 
+def _changes_check(user: Any) -> None:
+    since = timezone.now() - timedelta(days=1)
+    sent = Outbox.objects.filter(recipient=user, kind=OutboxKind.VERIFY_EMAIL, created_at__gt=since)
+    if sent.count() >= CHANGES_PER_DAY:
+        raise GameError(
+            ErrorKind.CONFLICT,
+            "too_many_changes",
+            _("You changed your address many times today; please try again tomorrow."),
+        )
+
+
 @transaction.atomic
 def address_set(*, user: Any, address: str, reason: str = "change") -> bool:
     """Give `user` the address `address`: pending until confirmed, and a confirmation mail.
@@ -94,6 +109,7 @@ def address_set(*, user: Any, address: str, reason: str = "change") -> bool:
     if unchanged and not preference.email_pending and reason != "signup":
         return False
     address_check(address=address, user=user)
+    _changes_check(user)
     user.email = address
     user.save(update_fields=["email"])
     preference.email_verified = None

@@ -7,7 +7,7 @@ Decisions:
   any resignation; partners lose with the resigning side); open tables are left, and an open
   table nobody is left at is called off (games.services.lobby.game_leave).
 - Invitations the account sent and that still wait are withdrawn (their seats free).
-- Removed: account and personal tokens, webhooks, outbox rows (its mail), reply addresses and
+- Removed: account and personal tokens, webhooks, events addressed to it alone, outbox rows (its mail), reply addresses and
   received mails of play by email, absences, preferences, sessions. Kept: the tombstone row
   (no name, no address, no password, inactive).
 - The username is freed: the tombstone is renamed "~deleted-<id>", a name nobody can sign up
@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clients.models import ApiToken, Webhook
+from clients.models import ApiToken, Event, Webhook
 from games.models import GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
 from games.players import deleted_username
 from games.services.errors import ErrorKind, GameError
@@ -67,6 +67,8 @@ def _sessions_end(user: Any) -> None:
 
 def _personal_data_removed(user: Any) -> None:
     ApiToken.objects.filter(owner=user).delete()
+    # Events addressed to this account alone (shared game events stay with the games).
+    Event.objects.filter(recipient=user).delete()
     Webhook.objects.filter(owner=user).delete()
     Outbox.objects.filter(recipient=user).delete()
     ReplyToken.objects.filter(user=user).delete()

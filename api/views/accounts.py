@@ -141,7 +141,10 @@ class MeView(APIView):
         responses={
             200: AccountSerializer,
             400: error("Not an email address (invalid_request)."),
-            409: error("email_unavailable: another account has confirmed this address."),
+            409: error(
+                "email_unavailable: another account has confirmed this address; "
+                "too_many_changes: ten changes a day at most."
+            ),
             **BY_PERSONAL_TOKEN,
             **BODY,
             **COMMON,

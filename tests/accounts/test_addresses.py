@@ -153,3 +153,12 @@ def test_existing_addresses_count_as_verified_oldest_account_first(db):
     assert not preferences[first.pk].email_pending
     assert preferences[second.pk].email_pending and preferences[second.pk].email_verified is None
     assert preferences[alone.pk].email_verified == "alone@example.com"
+
+
+def test_address_changes_are_bounded_per_day(cast):
+    client = client_for(cast["dave"])
+    codes = [
+        client.patch("/api/v1/me/", {"email": f"dave{i}@example.com"}, format="json").status_code
+        for i in range(11)
+    ]
+    assert codes == [200] * 10 + [409]
