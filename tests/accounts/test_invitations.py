@@ -168,3 +168,28 @@ def test_the_new_table_form_takes_addresses(cast):
     assert created.status_code == 302, created.content.decode()[:2000]
     assert Invitation.objects.get().email == FRIEND
     assert len(mails_to(FRIEND)) == 1
+
+
+def test_declining_frees_the_seat_and_the_lobby_shows_the_kept_seat(cast):
+    game = _table(cast["alice"], public=True)
+    browser = Client()
+    browser.force_login(cast["alice"])
+    assert "invited by email" in browser.get("/").content.decode()
+    path = _path(mails_to(FRIEND)[0])
+    declined = Client().post(path, {"action": "decline"})
+    assert declined.status_code == 200 and "The seat is free again" in declined.content.decode()
+    assert not Seat.objects.filter(game=game, user=None).exists()
+    assert Invitation.objects.get().status == "declined"
+    again = Client().get(path)
+    assert again.status_code == 410 and "declined" in again.content.decode()
+
+
+def test_an_invitation_to_an_account_follows_its_email_mode(cast):
+    from notifications.services.preferences import preference_update
+
+    preference_update(user=cast["bob"], email_mode="none")
+    assert email_skip_reason(recipient=cast["bob"], kind=OutboxKind.INVITATION) is not None
+    preference_update(user=cast["bob"], email_mode="digest")
+    assert email_skip_reason(recipient=cast["bob"], kind=OutboxKind.INVITATION) is None
+    assert email_skip_reason(recipient=None, kind=OutboxKind.INVITATION, address=FRIEND) is None
+    assert email_skip_reason(recipient=None, kind=OutboxKind.YOUR_TURN, address=FRIEND)

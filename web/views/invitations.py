@@ -90,8 +90,6 @@ def game_invitations_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         try:
             _invite_or_withdraw(request, game_id, form)
         except GameError as error:
-            if error.kind is ErrorKind.NOT_FOUND:
-                status = 404
             form.add_error(None, error.message)
             status = STATUS_BY_KIND[error.kind]
         else:
