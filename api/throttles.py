@@ -188,3 +188,13 @@ class PasswordRateThrottle(WindowRateThrottle):
         if not (user and user.is_authenticated):
             return self.get_ident(request)
         return f"user-{user.pk}"
+
+
+class PasswordResetRateThrottle(WindowRateThrottle):
+    """Password reset requests and confirmations, per client address, signed in or not (the
+    web pages count against the same limit: web/views/recovery.py)."""
+
+    scope = "password_reset"
+
+    def identity(self, request: Any) -> str | None:
+        return self.get_ident(request)

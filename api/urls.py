@@ -1,5 +1,19 @@
 from django.urls import include, path
 
+from api.views.accounts import (
+    AccountDeleteView,
+    EmailConfirmView,
+    EmailResendView,
+    ExportView,
+    GameInvitationsView,
+    InvitationAcceptView,
+    InvitationDeclineView,
+    InvitationView,
+    MeView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+    RematchView,
+)
 from api.views.auth import AccountTokensRevokeView, PasswordView, RegisterView, TokenView
 from api.views.health import HealthView
 from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGamesView
@@ -16,6 +30,12 @@ urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="token"),
     path("auth/token/revoke/", AccountTokensRevokeView.as_view(), name="token-revoke"),
     path("auth/password/", PasswordView.as_view(), name="password"),
+    path("auth/password/reset/", PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "auth/password/reset/confirm/",
+        PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
     path("variants/", VariantsView.as_view(), name="variants"),
     path("games/", GamesView.as_view(), name="games"),
     path("games/open/", OpenGamesView.as_view(), name="games-open"),
@@ -29,6 +49,18 @@ urlpatterns = [
     path("games/<uuid:game_id>/moves/", MovesView.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/hands/", HandsView.as_view(), name="game-hands"),
     path("games/<uuid:game_id>/reclaim/", ReclaimView.as_view(), name="game-reclaim"),
+    path(
+        "games/<uuid:game_id>/invitations/", GameInvitationsView.as_view(), name="game-invitations"
+    ),
+    path("games/<uuid:game_id>/rematch/", RematchView.as_view(), name="game-rematch"),
+    path("invitations/accept/", InvitationAcceptView.as_view(), name="invitation-accept"),
+    path("invitations/decline/", InvitationDeclineView.as_view(), name="invitation-decline"),
+    path("invitations/<int:invitation_id>/", InvitationView.as_view(), name="invitation"),
+    path("me/", MeView.as_view(), name="me"),
+    path("me/email/confirm/", EmailConfirmView.as_view(), name="me-email-confirm"),
+    path("me/email/resend/", EmailResendView.as_view(), name="me-email-resend"),
+    path("me/export/", ExportView.as_view(), name="me-export"),
+    path("me/delete/", AccountDeleteView.as_view(), name="me-delete"),
     path("me/preferences/", PreferencesView.as_view(), name="me-preferences"),
     path("me/absences/", AbsencesView.as_view(), name="me-absences"),
     path("me/absences/<int:absence_id>/", AbsenceView.as_view(), name="me-absence"),

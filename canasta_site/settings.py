@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "notifications",
     "clients",
     "mailplay",
+    "accounts",
     "web",
 ]
 
@@ -247,6 +248,14 @@ CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES = int(
     os.environ.get("CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES", "10")
 )
 
+# Accounts (docs/accounts.md): how long a password reset link, an address confirmation link
+# and an invitation by email stay valid, and how many invitations by email a player may send
+# a day (they go to addresses nobody confirmed).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
+CANASTA_EMAIL_CONFIRM_HOURS = int(os.environ.get("CANASTA_EMAIL_CONFIRM_HOURS", "72"))
+CANASTA_INVITATION_DAYS = int(os.environ.get("CANASTA_INVITATION_DAYS", "14"))
+CANASTA_EMAIL_INVITATIONS_PER_DAY = int(os.environ.get("CANASTA_EMAIL_INVITATIONS_PER_DAY", "20"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -331,6 +340,8 @@ REST_FRAMEWORK = {
         "auth": os.environ.get("THROTTLE_AUTH_RATE", "30/min"),
         "read": os.environ.get("THROTTLE_READ_RATE", "600/min"),
         "play": os.environ.get("THROTTLE_PLAY_RATE", "120/min"),
+        # Password reset requests and confirmations, per client address (docs/accounts.md).
+        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET_RATE", "10/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Behind N trusted proxies (a load balancer: 1), the client address for the per-address

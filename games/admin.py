@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games import engine
-from games.models import Game, Hand, Move, Seat
+from games.models import Game, Hand, Invitation, Move, Seat
 
 
 class ReadOnlyMixin:
@@ -100,3 +100,14 @@ class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.display(description="events (as a spectator sees them)")
     def public_events(self, move: Move) -> list[dict[str, Any]]:
         return [engine.event_for(event, None) for event in move.events]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations by email. The token is the link's secret: never shown."""
+
+    list_display = ["id", "game", "inviter", "email", "status", "created_at", "expires_at"]
+    list_filter = ["status"]
+    search_fields = ["email", "inviter__username"]
+    exclude = ["token"]
+    readonly_fields = ["game", "seat", "inviter", "email", "accepted_by", "created_at"]

@@ -3,7 +3,8 @@
 games sits below notifications, clients and mail play (docs/architecture.md) and never imports
 them. Each of those apps fills these registries from its AppConfig.ready():
 
-- changes (``moves_logged``, ``turn_started``, ``turn_timed_out``, ``reminder_due``): sent in
+- changes (``moves_logged``, ``turn_started``, ``turn_timed_out``, ``reminder_due``,
+  ``invitation_sent``): sent in
   the transaction that made the change, so what a receiver writes (an outbox row, a feed
   event) commits or rolls back with it;
 - questions (``absence_intervals``, ``absences_of``, ``auto_draw_wanted``): one answer each, and a default
@@ -101,10 +102,26 @@ class ReminderDue:
     seat: Seat
 
 
+@dataclass(frozen=True)
+class InvitationSent:
+    """A seat was kept for someone: an account (``user``), or an address without one
+    (``address`` and ``invitation_id``: the link, a credential, is made when the mail is sent).
+    ``label``: the table in one line, in the inviter's words."""
+
+    game: Game
+    inviter: Any
+    label: str
+    user: Any = None
+    address: str = ""
+    invitation_id: int | None = None
+    expires_at: datetime | None = None
+
+
 moves_logged: Hook[MovesLogged] = Hook("moves_logged")
 turn_started: Hook[TurnStarted] = Hook("turn_started")
 turn_timed_out: Hook[TurnTimedOut] = Hook("turn_timed_out")
 reminder_due: Hook[ReminderDue] = Hook("reminder_due")
+invitation_sent: Hook[InvitationSent] = Hook("invitation_sent")
 
 
 # --- questions ----------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games.players import player_name
+
 
 class GameStatus(models.TextChoices):
     OPEN = "open", "waiting for players"
@@ -76,6 +78,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True, default="")
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The finished match this table replays (a rematch: same seats, options and clocks).
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -148,7 +154,7 @@ class Seat(models.Model):
         """The seat's one name on every page and in every email: the player's username, or
         the bot's name ("Bot 2")."""
         if self.user_id is not None:
-            return str(self.user.get_username())
+            return player_name(self.user)  # "deleted player" for a closed account
         return bot_name(self.number)
 
     @property
@@ -168,6 +174,53 @@ def bot_name(number: int | None) -> str:
     if number is None:
         return gettext("Bot")
     return gettext("Bot %(number)d") % {"number": number + 1}
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "waiting for an answer"
+    ACCEPTED = "accepted", "accepted: the seat is taken"
+    WITHDRAWN = "withdrawn", "withdrawn by the table"
+    DECLINED = "declined", "declined"
+
+
+class Invitation(models.Model):
+    """A seat kept for someone invited by email address (docs/accounts.md).
+
+    The seat is a human Seat without a user (status invited) until the link is opened by a
+    signed-in player, who then takes it. `token` is the link's secret: whoever holds the mail
+    may take the seat, as with a private table's link.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.OneToOneField(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitation"
+    )
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    # Lowercased address the invitation was mailed to.
+    email = models.CharField(max_length=254)
+    token = models.CharField(max_length=64, unique=True)
+    status = models.CharField(
+        max_length=9, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_accepted",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["inviter", "-created_at"], name="invitation_inviter_idx")]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.game_id} ({self.status})"
 
 
 class GameState(models.Model):

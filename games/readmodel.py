@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import engine, hooks
 from games.engine import Table
 from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
+from games.players import player_name
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -107,7 +108,7 @@ def _seat(game: Game, seat: Seat, absences: Absences) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "side": seat.number % game.sides if seat.number is not None else None,
-        "username": seat.user.get_username() if seat.user_id else None,
+        "username": player_name(seat.user) if seat.user_id else None,
         "kind": seat.kind,
         "status": seat.status,
         "drew": seat.drew or None,

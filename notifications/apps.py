@@ -23,6 +23,7 @@ class NotificationsConfig(AppConfig):
         hooks.turn_started.connect(receivers.on_turn_started, order=hooks.ORDER_OUTBOX)
         hooks.turn_timed_out.connect(receivers.on_turn_timed_out, order=hooks.ORDER_OUTBOX)
         hooks.reminder_due.connect(receivers.on_reminder_due, order=hooks.ORDER_OUTBOX)
+        hooks.invitation_sent.connect(receivers.on_invitation_sent, order=hooks.ORDER_OUTBOX)
         hooks.seat_read_register(receivers.SEAT_READ)
         # The turn clock stops while the player to act is away.
         hooks.absence_intervals_answer(

@@ -287,6 +287,88 @@ def _digest(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     )
 
 
+def _verify_email(payload: dict[str, Any], reply_to: str | None) -> _Parts:
+    # The link (a signed token with an expiry) is added when the row is sent, never stored.
+    link = str(payload.get("link", ""))
+    hours = payload.get("valid_hours") or 0
+    lines = []
+    if payload.get("reason") == "mail_play":
+        lines.append(
+            _(
+                "We received a move by email from this address, but it is not confirmed yet, "
+                "so the move was not played."
+            )
+        )
+    lines += [
+        _(
+            "Please confirm that %(address)s is the email address of the Canasta player "
+            "%(username)s: open this link."
+        )
+        % {"address": payload.get("address", ""), "username": payload.get("username", "")},
+        link,
+        ngettext(
+            "The link works for %(count)d hour. Until the address is confirmed we send it no "
+            "turn emails or digests, and moves by email from it are not played.",
+            "The link works for %(count)d hours. Until the address is confirmed we send it no "
+            "turn emails or digests, and moves by email from it are not played.",
+            hours,
+        )
+        % {"count": hours},
+        _("If you did not sign up or change your address, ignore this email."),
+    ]
+    return _Parts(_("Confirm your email address"), lines)
+
+
+def _password_reset(payload: dict[str, Any], reply_to: str | None) -> _Parts:
+    return _Parts(
+        _("Reset your password"),
+        [
+            _(
+                "Someone (we hope you) asked to reset the password of the Canasta account "
+                "%(username)s. To choose a new password, open this link:"
+            )
+            % {"username": payload.get("username", "")},
+            str(payload.get("link", "")),
+            _(
+                "The link works once, for a limited time. Setting a new password signs out "
+                "every program that used your old one."
+            ),
+            _("If you did not ask for this, ignore this email: your password stays as it is."),
+        ],
+    )
+
+
+def _invitation(payload: dict[str, Any], reply_to: str | None) -> _Parts:
+    inviter = str(payload.get("inviter", ""))
+    table = str(payload.get("table", ""))
+    if payload.get("rematch"):
+        subject = _("%(inviter)s offers a rematch") % {"inviter": inviter}
+        first = _("%(inviter)s offers a rematch at the same table: %(table)s.") % {
+            "inviter": inviter,
+            "table": table,
+        }
+    else:
+        subject = _("%(inviter)s invites you to a game of Canasta") % {"inviter": inviter}
+        first = _("%(inviter)s invites you to a table: %(table)s.") % {
+            "inviter": inviter,
+            "table": table,
+        }
+    lines = [first]
+    if payload.get("by_email"):
+        lines.append(
+            _(
+                "Open this link to take your seat. If you have no account yet, you can sign up "
+                "there first; the link also confirms this email address."
+            )
+        )
+    else:
+        lines.append(_("Open this link to take your seat or decline:"))
+    lines.append(str(payload.get("link", "")))
+    if payload.get("expires_at"):
+        lines.append(_("The invitation expires %(when)s.") % {"when": when(payload["expires_at"])})
+    return _Parts(subject, lines)
+
+
 def _generic(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     # Kinds without their own layout (later issues) carry their subject and text.
     return _Parts(str(payload.get("subject", "Canasta")), [str(payload.get("text", ""))])
@@ -300,6 +382,9 @@ RENDERERS: dict[str, Callable[[dict[str, Any], str | None], _Parts]] = {
     "match_over": _match_over,
     "digest": _digest,
     "email_reply": _email_reply,
+    "verify_email": _verify_email,
+    "password_reset": _password_reset,
+    "invitation": _invitation,
 }
 
 

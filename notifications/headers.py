@@ -38,6 +38,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
+from notifications.services.preferences import time_zone_of
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # How many Message-IDs References carries: the root and the latest ones (RFC 5322 allows
@@ -113,10 +114,8 @@ def unsubscribe_url(user_id: Any) -> str:
 
 
 def _date(user: Any, now: datetime) -> str:
-    from notifications.services.preferences import time_zone_of
-
     try:
-        zone = ZoneInfo(time_zone_of(user=user))
+        zone = ZoneInfo(time_zone_of(user=user) if user is not None else "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         zone = ZoneInfo("UTC")
     return format_datetime(now.astimezone(zone))
@@ -138,17 +137,19 @@ def message_headers(
     row: Outbox, *, payload: Mapping[str, Any], now: datetime | None = None
 ) -> dict[str, str]:
     """Every header of the row's email but From, To, Subject and Reply-To."""
-    url = unsubscribe_url(row.recipient_id)
     headers = {
         "Message-ID": message_id(pk=row.pk, created_at=row.created_at),
         "Date": _date(row.recipient, now or timezone.now()),
         "Auto-Submitted": "auto-replied"
         if row.kind == OutboxKind.EMAIL_REPLY
         else "auto-generated",
-        "List-Unsubscribe": f"<{url}>",
-        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         # What the email is about, for mail filters and scripts (the subject is the game's).
         "X-Canasta-Kind": str(row.kind),
     }
+    if row.recipient_id is not None:
+        # An invitation to an address without an account has no preference to change.
+        url = unsubscribe_url(row.recipient_id)
+        headers["List-Unsubscribe"] = f"<{url}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     headers.update(_chain(row, payload))
     return headers

@@ -20,6 +20,12 @@ class OutboxKind(models.TextChoices):
     HAND_OVER = "hand_over", "a hand is over"
     MATCH_OVER = "match_over", "the match is over"
     DIGEST = "digest", "daily digest of games waiting for you"
+    # Account mails (docs/accounts.md): sent whatever the email mode, even to an address that
+    # is not confirmed yet.
+    VERIFY_EMAIL = "verify_email", "confirm your email address"
+    PASSWORD_RESET = "password_reset", "reset your password"
+    # An invitation to a table: to an account, or to an address without one (no recipient).
+    INVITATION = "invitation", "an invitation to a table"
     # The answer to an emailed move (mailplay.services.answers) and a notice about one of the
     # recipient's webhooks (clients.services.webhook_delivery).
     EMAIL_REPLY = "email_reply", "answer to an emailed move"
@@ -45,14 +51,20 @@ OPEN_STATUSES = (OutboxStatus.PENDING, OutboxStatus.SENDING)
 
 
 class Outbox(models.Model):
+    # None for a mail to an address without an account (an invitation by email): `address`.
     recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="outbox",
+        null=True,
+        blank=True,
     )
+    address = models.CharField(max_length=254, blank=True, default="")
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="outbox"
     )
     move_seq = models.PositiveIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=12, choices=OutboxKind.choices)
+    kind = models.CharField(max_length=20, choices=OutboxKind.choices)
     channel = models.CharField(max_length=8, choices=OutboxChannel.choices, default="email")
     # "<game>:<move_seq>:<recipient>:<kind>" unless the caller names one: the same event can
     # be enqueued any number of times and is written (and so sent) once.
@@ -133,6 +145,13 @@ class NotificationPreference(models.Model):
     # not while the page is open). Hand-over emails wait as long, so that the hands of a fast
     # stretch of play come in one email.
     turn_email_delay_minutes = models.PositiveSmallIntegerField(default=default_turn_email_delay)
+    # Verified addresses (docs/accounts.md). `email_verified`: the address this account proved
+    # it reads (lowercased), unique across accounts; `email_pending`: the account's address
+    # changed (or was given at sign-up) and is not confirmed yet, so the service sends it
+    # nothing but the confirmation and password reset mails. A user without a row (accounts
+    # made by an operator, before this existed) counts as confirmed.
+    email_verified = models.CharField(max_length=254, null=True, blank=True, unique=True)
+    email_pending = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -13,11 +13,20 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from games.engine import Table
-from games.hooks import MovesLogged, ReminderDue, SeatRead, TurnStarted, TurnTimedOut
+from games.hooks import (
+    InvitationSent,
+    MovesLogged,
+    ReminderDue,
+    SeatRead,
+    TurnStarted,
+    TurnTimedOut,
+)
 from games.models import Game, Seat
+from games.players import player_name
 from notifications import payloads
 from notifications.models import Absence, OutboxKind
 from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
+from notifications.services.preferences import language_of
 
 
 def _may_be_absent(now: datetime) -> dict[str, Any]:
@@ -151,4 +160,34 @@ def on_reminder_due(change: ReminderDue) -> None:
         game=game,
         move_seq=game.last_seq,
         payload=payloads.turn_payload(game=game, table=change.table, seat=change.seat.number or 0),
+    )
+
+
+def on_invitation_sent(change: InvitationSent) -> None:
+    """The invitation mail. To an address without an account the link (a credential) is added
+    when the mail is sent, and the mail is in the inviter's language."""
+    game = change.game
+    payload: dict[str, Any] = {
+        "game": None,
+        "seat": None,
+        "game_id": str(game.pk),
+        "inviter": player_name(change.inviter),
+        "table": change.label,
+        "rematch": game.rematch_of_id is not None,
+        "by_email": change.user is None,
+        "expires_at": change.expires_at.isoformat() if change.expires_at else None,
+    }
+    if change.user is None:
+        payload["invitation_id"] = change.invitation_id
+        payload["language"] = language_of(user=change.inviter)
+        key = f"invitation:{change.invitation_id}"
+    else:
+        payload["link"] = payloads.game_url(game.pk) + "join/"
+        key = f"invitation:{game.pk}:{change.user.pk}"
+    outbox_enqueue(
+        recipient=change.user,
+        address=change.address,
+        kind=OutboxKind.INVITATION,
+        payload=payload,
+        key=key,
     )

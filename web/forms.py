@@ -15,6 +15,8 @@ from django.utils.functional import lazy
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 
+from accounts.services.addresses import address_available
+from api.serializers.auth import ADDRESS_UNAVAILABLE
 from api.validators import LATEST_DATE
 from games import engine
 from games.models import TimeoutPolicy
@@ -124,7 +126,8 @@ class SignupForm(UserCreationForm):
     email = forms.EmailField(
         label=gettext_lazy("Email address"),
         help_text=gettext_lazy(
-            "Where we tell you it is your turn (you choose how often in Settings)."
+            "Where we tell you it is your turn (you choose how often in Settings). We mail it "
+            "a link to confirm it first."
         ),
     )
     language = forms.ChoiceField(
@@ -147,6 +150,13 @@ class SignupForm(UserCreationForm):
     def chosen_time_zone(self) -> str:
         chosen = self.cleaned_data.get("time_zone") or ""
         return chosen or TIME_ZONE_BY_LANGUAGE.get(self.cleaned_data["language"], "UTC")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if not address_available(address=email):
+            # The same words for every account that holds it: it names none.
+            raise forms.ValidationError(ADDRESS_UNAVAILABLE)
+        return email
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -207,7 +217,8 @@ class GameCreateForm(forms.Form):
         required=False,
         label=gettext_lazy("Invite players"),
         help_text=gettext_lazy(
-            "Usernames, separated by spaces or commas: their seats are kept for them."
+            "Usernames or email addresses, separated by spaces or commas: their seats are kept "
+            "for them. An address gets a mail with a link to sign up and take the seat."
         ),
     )
     turn_seconds = forms.ChoiceField(
@@ -258,7 +269,10 @@ class GameCreateForm(forms.Form):
 
     def clean_invite(self) -> list[str]:
         raw = self.cleaned_data.get("invite", "")
-        return [name for name in re.split(r"[\s,;]+", raw) if name]
+        names = [name for name in re.split(r"[\s,;]+", raw) if name]
+        # Addresses are invited by mail (games.services.invitations), usernames directly.
+        self.invite_emails = [name for name in names if "@" in name]
+        return [name for name in names if "@" not in name]
 
     def clean_turn_seconds(self) -> int | None:
         value = self.cleaned_data.get("turn_seconds")
@@ -282,7 +296,8 @@ class GameCreateForm(forms.Form):
                 % {"variant": variant_title(variant), "counts": counts},
             )
         bots = data.get("bots") or 0
-        invited = len(data.get("invite") or [])
+        data["invite_emails"] = getattr(self, "invite_emails", [])
+        invited = len(data.get("invite") or []) + len(data["invite_emails"])
         if players is not None and bots + invited > players - 1:
             self.add_error(
                 "bots",
@@ -304,7 +319,12 @@ class EmailForm(forms.ModelForm):
         model = get_user_model()
         fields = ("email",)
         labels = {"email": gettext_lazy("Email address")}
-        help_texts = {"email": gettext_lazy("Turn notifications and digests go here.")}
+        help_texts = {
+            "email": gettext_lazy(
+                "Turn notifications and digests go here. A new address gets a link to confirm "
+                "it first."
+            )
+        }
 
 
 def turn_email_delays() -> list[tuple[int, str]]:

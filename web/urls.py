@@ -1,7 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from web.views import account, game, lobby, tokens, unsubscribe
+from web.views import (
+    account,
+    account_data,
+    game,
+    invitations,
+    lobby,
+    recovery,
+    tokens,
+    unsubscribe,
+)
 
 app_name = "web"
 
@@ -30,6 +39,26 @@ urlpatterns = [
         name="password_done",
     ),
     path("language/", account.language_view, name="set_language"),
+    path("password/reset/", recovery.reset_request_view, name="password_reset"),
+    path("password/reset/sent/", recovery.reset_sent_view, name="password_reset_sent"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        recovery.ResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/complete/",
+        recovery.ResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("account/confirm/<str:token>/", recovery.confirm_address_view, name="confirm_address"),
+    path("account/export/", account_data.export_view, name="export"),
+    path("account/delete/", account_data.delete_view, name="delete_account"),
+    path("invitations/<str:token>/", invitations.invitation_view, name="invitation"),
+    path(
+        "games/<uuid:game_id>/invitations/", invitations.game_invitations_view, name="invitations"
+    ),
+    path("games/<uuid:game_id>/rematch/", invitations.rematch_view, name="rematch"),
     path("settings/", account.settings_view, name="settings"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe_view, name="unsubscribe"),
     path("account/tokens/", tokens.tokens_view, name="tokens"),

@@ -1,9 +1,16 @@
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
+from accounts.services.addresses import address_available
 from api.serializers.me import LANGUAGE_HELP, TIME_ZONE_HELP, TimeZoneField
 from notifications.models import Language
+
+ADDRESS_UNAVAILABLE = gettext_lazy(
+    "This email address cannot be used for a new account. If it is yours, sign in or reset "
+    "your password."
+)
 
 
 class RegisterInSerializer(serializers.Serializer):
@@ -29,6 +36,12 @@ class RegisterInSerializer(serializers.Serializer):
                 raise serializers.ValidationError(list(error.messages)) from None
         if user_model.objects.filter(**{f"{user_model.USERNAME_FIELD}__iexact": value}).exists():
             raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate_email(self, value: str) -> str:
+        if value and not address_available(address=value):
+            # The same words for every account that holds it: it names none.
+            raise serializers.ValidationError(ADDRESS_UNAVAILABLE)
         return value
 
     def validate(self, attrs: dict) -> dict:

@@ -47,6 +47,14 @@ class GameCreateInSerializer(serializers.Serializer):
         default=list,
         help_text="Usernames to keep a seat for; other seats are open to anyone.",
     )
+    invite_emails = serializers.ListField(
+        child=serializers.EmailField(max_length=254),
+        required=False,
+        default=list,
+        max_length=5,
+        help_text="Email addresses to invite: each gets a mail with a link that takes the seat "
+        "kept for it after signing up or in (docs/accounts.md).",
+    )
     bots = serializers.ListField(
         child=serializers.ChoiceField(choices=BOT_LEVELS),
         required=False,

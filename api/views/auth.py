@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services.addresses import address_set
 from api.errors import ApiError
 from api.schema import BODY, COMMON, THROTTLED, error
 from api.serializers.auth import (
@@ -81,6 +82,8 @@ class RegisterView(APIView):
                 language=data.get("language") or get_language_from_request(request._request),
                 time_zone=data.get("time_zone"),
             )
+            # The address gets a confirmation link and nothing else until it is opened.
+            address_set(user=user, address=user.email, reason="signup")
             token, key = account_token_create(owner=user)
         return _token_response(user, token, key, status_code=status.HTTP_201_CREATED)
 

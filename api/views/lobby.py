@@ -123,10 +123,10 @@ class GamesView(_GameListBase):
             201: GameDetailSerializer,
             400: error(
                 "Invalid table: unknown_variant, invalid_players, invalid_options, "
-                "invalid_time_control, invalid_invite, unknown_user, invalid_bots, "
-                "invalid_request."
+                "invalid_time_control, invalid_invite, invalid_email, unknown_user, "
+                "invalid_bots, invalid_request."
             ),
-            409: error("request_in_progress (Idempotency-Key)."),
+            409: error("too_many_invitations; request_in_progress (Idempotency-Key)."),
             422: error("idempotency_key_reused."),
             **BODY,
             **COMMON,
@@ -148,6 +148,7 @@ class GamesView(_GameListBase):
             invite=data["invite"],
             bots=data["bots"],
             weekend_pause=data["weekend_pause"],
+            invite_emails=data["invite_emails"],
         )
         game = selectors.game_with_seats(game_id=created.pk)
         location = request.build_absolute_uri(f"/api/v1/games/{game.pk}/")

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.access import may_view, seat_of
@@ -21,6 +25,7 @@ from games.models import (
     Game,
     GameState,
     GameStatus,
+    Invitation,
     Seat,
     SeatKind,
     SeatStatus,
@@ -33,7 +38,7 @@ from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.hands import hand_deal, hand_finish
 from games.services.moves import auto_draw_first_turn
-from games.services.notify import notify_turn
+from games.services.notify import notify_invitation, notify_turn
 
 
 def _invalid(code: str, message: str, **details: Any) -> GameError:
@@ -80,6 +85,76 @@ def _invitees(creator: Any, usernames: Sequence[str], free_seats: int) -> list[A
     return [found[name] for name in wanted]
 
 
+def invitation_days() -> int:
+    return int(getattr(settings, "CANASTA_INVITATION_DAYS", 14))
+
+
+def email_invites_per_day() -> int:
+    return int(getattr(settings, "CANASTA_EMAIL_INVITATIONS_PER_DAY", 20))
+
+
+def email_normalized(address: str) -> str:
+    address = (address or "").strip().lower()
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise _invalid(
+            "invalid_email", _("%(address)s is not an email address.") % {"address": address}
+        ) from None
+    return address
+
+
+def _rate_check(inviter: Any, count: int, now: datetime) -> None:
+    # Invitations mail addresses nobody confirmed: bounded per inviter and day, so the service
+    # cannot be used to send mail at will.
+    sent = Invitation.objects.filter(inviter=inviter, created_at__gt=now - timedelta(days=1))
+    if sent.count() + count > email_invites_per_day():
+        raise GameError(
+            ErrorKind.CONFLICT,
+            "too_many_invitations",
+            _("You sent many invitations today; please wait until tomorrow for more."),
+        )
+
+
+def email_invitations_write(
+    *, game: Game, inviter: Any, emails: list[str], now: datetime
+) -> list[Invitation]:
+    """Keep a seat for each address and mail it (inside the caller's transaction, with the
+    game locked or new). The addresses are normalized and checked by the caller."""
+    _rate_check(inviter, len(emails), now)
+    expires_at = now + timedelta(days=invitation_days())
+    written = []
+    for address in emails:
+        seat = Seat.objects.create(
+            game=game, user=None, kind=SeatKind.HUMAN, status=SeatStatus.INVITED
+        )
+        invitation = Invitation.objects.create(
+            game=game,
+            seat=seat,
+            inviter=inviter,
+            email=address,
+            token=secrets.token_urlsafe(24),
+            created_at=now,
+            expires_at=expires_at,
+        )
+        notify_invitation(
+            game=game,
+            inviter=inviter,
+            address=address,
+            invitation_id=invitation.pk,
+            expires_at=expires_at,
+        )
+        written.append(invitation)
+    return written
+
+
+def emails_checked(emails: list[str] | tuple[str, ...]) -> list[str]:
+    normalized = [email_normalized(e) for e in emails]
+    if len(set(normalized)) != len(normalized):
+        raise _invalid("invalid_invite", _("An address is invited twice."))
+    return normalized
+
+
 @transaction.atomic
 def game_create(
     *,
@@ -93,9 +168,11 @@ def game_create(
     invite: Sequence[str] = (),
     bots: Sequence[str] = (),
     weekend_pause: bool = False,
+    invite_emails: Sequence[str] = (),
 ) -> Game:
     """A new table with the creator seated; invited players get a seat kept for them and
-    ``bots`` (levels) fill seats at once; the game starts when the last seat is taken."""
+    ``bots`` (levels) fill seats at once; the game starts when the last seat is taken.
+    ``invite_emails``: addresses invited by mail (games.services.invitations)."""
     resolved = _check_table(variant, players, dict(options or {}))
     # The floor is a setting so that tests and demos can use seconds (minutes in production).
     low, high = settings.CANASTA_MIN_TURN_SECONDS, settings.CANASTA_MAX_TURN_SECONDS
@@ -106,14 +183,27 @@ def game_create(
     if timeout_policy not in TimeoutPolicy.values:
         raise _invalid("invalid_time_control", f"Unknown timeout policy {timeout_policy!r}.")
     invited = _invitees(creator, invite, players - 1)
+    emails = emails_checked(tuple(invite_emails))
+    if len(invited) + len(emails) > players - 1:
+        free = players - 1
+        raise _invalid(
+            "invalid_invite",
+            ngettext(
+                "Only %(count)d seat is left to invite to.",
+                "Only %(count)d seats are left to invite to.",
+                free,
+            )
+            % {"count": free},
+        )
     unknown = [level for level in bots if level not in BOT_LEVELS]
     if unknown:
         raise _invalid(
             "invalid_bots", f"Unknown bot level {unknown[0]!r}.", levels=list(BOT_LEVELS)
         )
-    if len(invited) + len(bots) > players - 1:
+    if len(invited) + len(emails) + len(bots) > players - 1:
         raise _invalid(
-            "invalid_bots", f"Only {players - 1 - len(invited)} seats are left for bots."
+            "invalid_bots",
+            f"Only {players - 1 - len(invited) - len(emails)} seats are left for bots.",
         )
     now = timezone.now()
     game = Game.objects.create(
@@ -130,6 +220,9 @@ def game_create(
     Seat.objects.bulk_create(
         Seat(game=game, user=user, status=SeatStatus.INVITED) for user in invited
     )
+    for user in invited:
+        notify_invitation(game=game, inviter=creator, user=user)
+    email_invitations_write(game=game, inviter=creator, emails=emails, now=now)
     for level in bots:
         seats.append(
             Seat.objects.create(
@@ -232,7 +325,11 @@ def _seat_numbers(game: Game, players_in_order: list[Seat]) -> list[int]:
 def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     """Seat the players, deal hand 1 and start the clock (inside the caller's transaction)."""
     in_join_order = sorted(seats, key=lambda s: (s.joined_at or now, s.pk))
-    numbers = _seat_numbers(game, in_join_order)
+    if all(s.number is not None for s in seats):
+        # Numbered at creation (a rematch keeps the seats of the match it replays).
+        numbers = [s.number for s in in_join_order]
+    else:
+        numbers = _seat_numbers(game, in_join_order)
     for seat, number in zip(in_join_order, numbers, strict=True):
         seat.number = number
         seat.save(update_fields=["number", "drew"])

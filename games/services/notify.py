@@ -9,9 +9,13 @@ can reach an email or a feed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
-from games import hooks
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import engine, hooks
 from games.engine import Table
 from games.models import Game, Move, Seat
 
@@ -74,3 +78,51 @@ def notify_timeout(
 
 def notify_reminder(*, game: Game, table: Table, seat: Seat) -> None:
     hooks.reminder_due.send(hooks.ReminderDue(game=game, table=table, seat=seat))
+
+
+def table_label(game: Game) -> str:
+    """A table in one line for an invitation: variant title, players, time per turn."""
+    try:
+        title = engine.get_rules(game.variant).title
+    except engine.EngineError:
+        title = game.variant
+    players = ngettext("%(count)d player", "%(count)d players", game.players) % {
+        "count": game.players
+    }
+    if game.turn_seconds:
+        hours = max(1, game.turn_seconds // 3600)
+        clock = ngettext("%(count)d hour per turn", "%(count)d hours per turn", hours) % {
+            "count": hours
+        }
+    else:
+        clock = _("no time limit")
+    return _("%(title)s, %(players)s, %(clock)s") % {
+        "title": title,
+        "players": players,
+        "clock": clock,
+    }
+
+
+def notify_invitation(
+    *,
+    game: Game,
+    inviter: Any,
+    user: Any = None,
+    address: str = "",
+    invitation_id: int | None = None,
+    expires_at: datetime | None = None,
+) -> None:
+    """An invitation mail: to an account (`user`: its seat is kept, the link is the table's
+    join page) or to an address (`invitation_id`). A rematch offer when the game replays
+    another."""
+    hooks.invitation_sent.send(
+        hooks.InvitationSent(
+            game=game,
+            inviter=inviter,
+            label=table_label(game),
+            user=user,
+            address=address,
+            invitation_id=invitation_id,
+            expires_at=expires_at,
+        )
+    )

@@ -42,7 +42,8 @@ from mailplay.services.answers import Answer, answer_enqueue, nothing_applied
 from mailplay.services.play import run_commands
 from mailplay.services.tokens import redact, token_in_address
 from mailplay.services.turns import earlier_turn_answer, reply_is_current
-from notifications.services.preferences import language_of
+from notifications.services.confirmations import address_confirmation_enqueue
+from notifications.services.preferences import email_confirmed, language_of
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +149,8 @@ def _process(mail: _Mail, envelope_sender: str | None, envelope_recipient: str |
     mail.dedupe_key = dedupe_key(mail.token, mail.key)
     if InboundMessage.objects.filter(dedupe_key=mail.dedupe_key).exists():
         return Result(DUPLICATE, "this Message-ID was processed before")
+    if not email_confirmed(user=mail.token.user):
+        return _refuse_unconfirmed(mail)
     # Everything the player reads from here on is in their language.
     with translation.override(language_of(user=mail.token.user)):
         return _answer_player(mail, message, too_large=too_large)
@@ -182,6 +185,18 @@ def _answer_player(mail: _Mail, message: Any, *, too_large: bool) -> Result:
             _("Your email could not be read: %(error)s. Reply in plain text.") % {"error": error},
         )
     return _play(mail, extract_reply_text(text))
+
+
+def _refuse_unconfirmed(mail: _Mail) -> Result:
+    """The account's address is not confirmed (docs/accounts.md): nothing is played, and the
+    explanation comes with a new confirmation link (the one mail such an address may get; at
+    most one an hour however many moves are mailed)."""
+    assert mail.token is not None
+    result = _record(mail, InboundStatus.REFUSED, "address_unconfirmed")
+    address_confirmation_enqueue(
+        user=mail.token.user, reason="mail_play", unless_within_seconds=3600
+    )
+    return result
 
 
 def dedupe_key(token: ReplyToken, message_key: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.db import DatabaseError
 
@@ -51,6 +52,32 @@ def reply_address_hook_register(hook: ReplyAddressHook) -> None:
         _reply_address_hooks.append(hook)
 
 
+# Hooks that add the secret links of an account mail (a password reset, an address
+# confirmation, an invitation) to the payload when the row is sent, by kind: the links are
+# credentials, so like the Reply-To they are never stored in a payload (which the admin shows).
+SecretLinksHook = Callable[[Outbox], dict[str, str]]
+_secret_links_hooks: dict[str, SecretLinksHook] = {}
+
+
+def secret_links_hook_register(kind: str, hook: SecretLinksHook) -> None:
+    """Called once from an app's ready(); one hook per kind."""
+    _secret_links_hooks[kind] = hook
+
+
+def payload_with_links(row: Outbox) -> dict[str, Any]:
+    hook = _secret_links_hooks.get(row.kind)
+    if hook is None:
+        return row.payload
+    return {**row.payload, **hook(row)}
+
+
+def row_address(row: Outbox) -> str:
+    """Where a row's mail goes: its recipient's address now, or the row's own address."""
+    if row.recipient_id is not None:
+        return str(row.recipient.email or "")
+    return row.address
+
+
 def reply_address_for(row: Outbox) -> str | None:
     for hook in _reply_address_hooks:
         address = hook(row)
@@ -79,9 +106,19 @@ def _not_wanted_now(row: Outbox) -> str | None:
     return turn_email_drop_reason(row)
 
 
+def _reader_language(row: Outbox) -> str | None:
+    """The recipient's language; for a mail to an address without an account (an invitation),
+    the language its payload names (the inviter's)."""
+    if row.recipient_id is not None:
+        return language_of(user=row.recipient)
+    return str(row.payload.get("language") or "") or None
+
+
 def email_row_send(row: Outbox) -> str:
     """Send a claimed email row through Django's email backend; returns its new status."""
-    reason = email_skip_reason(recipient=row.recipient, kind=row.kind) or _not_wanted_now(row)
+    reason = email_skip_reason(
+        recipient=row.recipient, kind=row.kind, address=row.address
+    ) or _not_wanted_now(row)
     if reason:
         outbox_mark_skipped(row, reason=reason)
         return OutboxStatus.SKIPPED
@@ -90,8 +127,8 @@ def email_row_send(row: Outbox) -> str:
         return OutboxStatus.PENDING
     # Outside the render check below: a database error here is transient, and the row stays
     # claimed until the sweep tries it again, instead of failing for good.
-    reply_to = reply_address_for(row)
-    payload = row.payload
+    reply_to = reply_address_for(row) if row.recipient_id is not None else None
+    payload = payload_with_links(row)
     folded = earlier_hands(row)
     if folded:
         payload = {**payload, "earlier_hands": folded}
@@ -99,10 +136,10 @@ def email_row_send(row: Outbox) -> str:
         message = build_message(
             kind=row.kind,
             payload=payload,
-            to=row.recipient.email,
+            to=row_address(row),
             reply_to=reply_to,
-            lang=language_of(user=row.recipient),
-            time_zone=time_zone_of(user=row.recipient),
+            lang=_reader_language(row),
+            time_zone=time_zone_of(user=row.recipient) if row.recipient_id is not None else None,
             headers=message_headers(row, payload=payload),
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a

@@ -58,6 +58,7 @@ def outbox_enqueue(
     move_seq: int | None = None,
     key: str | None = None,
     channel: str = OutboxChannel.EMAIL,
+    address: str = "",
 ) -> Outbox | None:
     """Write a notification row in the caller's transaction and deliver it after commit.
 
@@ -69,7 +70,7 @@ def outbox_enqueue(
     now = timezone.now()
     due = now
     if channel == OutboxChannel.EMAIL:
-        skip_reason = email_skip_reason(recipient=recipient, kind=kind)
+        skip_reason = email_skip_reason(recipient=recipient, kind=kind, address=address)
         due = now + email_delay(recipient=recipient, kind=kind)
     # A skipped row is written all the same: it records that the event happened and why no
     # mail went out (delivery checks the preference again, in case it changed meanwhile).
@@ -82,6 +83,7 @@ def outbox_enqueue(
             row = Outbox.objects.create(
                 key=key,
                 recipient=recipient,
+                address=address,
                 kind=kind,
                 channel=channel,
                 game=game,

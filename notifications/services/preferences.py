@@ -79,14 +79,42 @@ def email_delay(*, recipient: Any, kind: str) -> timedelta:
     return timedelta(minutes=preference_of(user=recipient).turn_email_delay_minutes)
 
 
-def email_skip_reason(*, recipient: Any, kind: str) -> str | None:
-    """Why `recipient` gets no email of `kind` now, or None when it should be sent."""
+# Mails about the account itself: sent whatever the email mode, and to an address that is not
+# confirmed yet (the confirmation is how it gets confirmed; a reset must reach a player who
+# mistyped nothing but their password).
+ACCOUNT_KINDS: frozenset[str] = frozenset({OutboxKind.VERIFY_EMAIL, OutboxKind.PASSWORD_RESET})
+
+
+def email_skip_reason(*, recipient: Any, kind: str, address: str = "") -> str | None:
+    """Why `recipient` (or, without one, `address`) gets no email of `kind` now, or None when
+    it should be sent."""
+    if recipient is None:
+        # A mail to an address without an account: only an invitation, which that address's
+        # owner asked nobody for, so it is sent once (the inviter's limit) and nothing more.
+        if kind != OutboxKind.INVITATION or not address:
+            return "no recipient account and no address for this kind"
+        return None
     if not getattr(recipient, "email", ""):
         return "the recipient has no email address"
-    mode = preference_of(user=recipient).email_mode
+    if getattr(recipient, "is_active", True) is False:
+        return "the account is closed"
+    if kind in ACCOUNT_KINDS:
+        return None
+    preference = preference_of(user=recipient)
+    if preference.email_pending:
+        return "the email address is not confirmed yet"
+    mode = preference.email_mode
+    if kind == OutboxKind.INVITATION and mode != EmailMode.NONE:
+        # A person asked this player to a table: rare, and in every mode that sends mail.
+        return None
     if kind not in KINDS_BY_MODE[mode]:
         return f"email_mode={mode} sends no {kind} email"
     return None
+
+
+def email_confirmed(*, user: Any) -> bool:
+    """Whether `user`'s address may get mail beyond the confirmation and reset mails."""
+    return bool(getattr(user, "email", "")) and not preference_of(user=user).email_pending
 
 
 @functools.cache

@@ -26,6 +26,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
+from games.models import Game
 from notifications.models import GamePresence, Outbox, OutboxKind
 
 logger = logging.getLogger(__name__)
@@ -84,8 +85,6 @@ def presence_last_seen(*, user_id: Any, game_id: Any) -> datetime | None:
 
 def _turn_over(row: Outbox) -> bool:
     """The game moved on since the email's move (the player acted, or the turn passed)."""
-    from games.models import Game
-
     if row.move_seq is None:
         return False
     last_seq = Game.objects.filter(pk=row.game_id).values_list("last_seq", flat=True).first()

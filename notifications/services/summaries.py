@@ -25,6 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.models import Game, GameStatus
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
 
 FOLDED_REASON = "summarised in a later email about this game"
@@ -51,8 +52,6 @@ def hand_over_superseded(row: Outbox) -> bool:
 
 def hand_over_held(row: Outbox) -> bool:
     """The player is away (a bot plays their seat) and the match goes on."""
-    from games.models import Game, GameStatus
-
     if row.kind != OutboxKind.HAND_OVER or row.game_id is None:
         return False
     return Game.objects.filter(

@@ -7,15 +7,18 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from accounts.services.addresses import address_set, address_state, confirmation_resend
 from api.messages import error_message
 from games.services.errors import GameError
 from mailplay.models import AutoDraw
@@ -47,20 +50,48 @@ AUTO_DRAW_CHOICES = [
 def signup_view(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:lobby")
+    next_url = _safe_next(request)
     # The language the page is shown in (the browser's, or the switcher's) is the default.
-    form = SignupForm(request.POST or None, initial={"language": translation.get_language()})
+    initial = {"email": request.GET.get("email", "")[:254], "language": translation.get_language()}
+    form = SignupForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        language = form.cleaned_data["language"]
-        preference_update(user=user, language=language, time_zone=form.chosen_time_zone())
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        translation.activate(language)
-        messages.success(
-            request,
-            _("Welcome, %(name)s! Create a table to play.") % {"name": user.get_username()},
-        )
-        return redirect("web:lobby")
-    return render(request, "web/signup.html", {"form": form}, status=400 if form.errors else 200)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                language = form.cleaned_data["language"]
+                preference_update(user=user, language=language, time_zone=form.chosen_time_zone())
+                # A confirmation link goes to the address; nothing else until it is opened.
+                address_set(user=user, address=user.email, reason="signup")
+        except GameError as error:
+            form.add_error("email", error.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            translation.activate(language)
+            messages.success(
+                request,
+                _(
+                    "Welcome, %(name)s! We mailed a link to %(address)s: open it to confirm "
+                    "your address and get your turn emails."
+                )
+                % {"name": user.get_username(), "address": user.email},
+            )
+            return redirect(next_url or "web:lobby")
+    return render(
+        request,
+        "web/signup.html",
+        {"form": form, "next": next_url},
+        status=400 if form.errors else 200,
+    )
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up (an invitation link), if it is on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
@@ -81,6 +112,7 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
         ),
         "time_zones": COMMON_TIME_ZONES,
         "absence_form": AbsenceForm(initial={"returns": tomorrow(now)}),
+        "email_confirmed": address_state(user=user)["email_confirmed"],
         "auto_draw": auto_draw_of(user=user),
         "auto_draw_choices": AUTO_DRAW_CHOICES,
         "absences": list(absences_of(user_ids=[user.pk], now=now)),
@@ -100,12 +132,13 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     which = request.POST.get("form")
     user = request.user
     if which == "email":
-        form = EmailForm(request.POST, instance=user)
-        if form.is_valid():
-            form.save()
-            messages.success(request, _("Email address saved."))
-            return redirect("web:settings")
-        return _invalid(request, email_form=form)
+        return _email_change(request)
+    if which == "resend_confirmation":
+        if confirmation_resend(user=user):
+            messages.success(request, _("We sent the link again: check your inbox."))
+        else:
+            messages.info(request, _("A link went out a moment ago; please check your inbox."))
+        return redirect("web:settings")
     if which == "preferences":
         form = PreferenceForm(request.POST)
         if form.is_valid():
@@ -166,6 +199,31 @@ def _locale_save(request: HttpRequest) -> HttpResponse:
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
     return response
+
+
+def _email_change(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    # A copy: the form would change the signed-in user before the address is checked.
+    form = EmailForm(request.POST, instance=get_user_model().objects.get(pk=user.pk))
+    if form.is_valid():
+        try:
+            sent = address_set(user=user, address=form.cleaned_data["email"])
+        except GameError as error:
+            form.add_error("email", error.message)
+            return _invalid(request, email_form=form)
+        if sent:
+            messages.success(
+                request,
+                _(
+                    "Address saved. We mailed a link to %(address)s: open it to confirm the "
+                    "address; until then it gets no game mail."
+                )
+                % {"address": user.email},
+            )
+        else:
+            messages.success(request, _("Email address saved."))
+        return redirect("web:settings")
+    return _invalid(request, email_form=form)
 
 
 def _invalid(request: HttpRequest, **forms: Any) -> HttpResponse:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import engine, selectors
 from games.access import seat_of
-from games.models import Game, GameStatus, Seat, SeatStatus
+from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import game_summary, viewer_seat
 from games.services import lobby
 from games.services.errors import ErrorKind, GameError
@@ -52,8 +52,10 @@ def seat_name(seat: Seat, me: int | None) -> str:
     """A seat in a list: "you", a username, "Bot 2" (its one name, games.models.Seat);
     invitations and stand-ins marked."""
     if seat.user_id is None:
+        if seat.kind == SeatKind.HUMAN:
+            return _("invited by email")
         return seat.display_name
-    name = _("you") if me is not None and seat.number == me else seat.user.get_username()
+    name = _("you") if me is not None and seat.number == me else seat.display_name
     if seat.status == SeatStatus.INVITED:
         return _("%(name)s (invited)") % {"name": name}
     if seat.away:
@@ -100,6 +102,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         "free": game.players - len(seats),
         "my_turn": summary["my_turn"] and game.status == GameStatus.ACTIVE,
         "invited": seat is not None and seat.status == SeatStatus.INVITED,
+        "seated": seat is not None and seat.status == SeatStatus.JOINED,
         "deadline": game.deadline,
         "turn_name": next(
             (n for s, n in zip(seats, names, strict=True) if s.number == game.turn_seat), ""
@@ -173,6 +176,8 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         "timeout_policy": data["timeout_policy"],
         "invite": data["invite"],
     }
+    if data.get("invite_emails"):
+        kwargs["invite_emails"] = data["invite_emails"]
     if data["bots"]:
         if not bots_supported():
             raise GameError(
@@ -194,7 +199,12 @@ def create_view(request: HttpRequest) -> HttpResponse:
             try:
                 game = _create(request.user, form.cleaned_data)
             except GameError as error:
-                field = {"unknown_user": "invite", "invalid_invite": "invite"}.get(error.code)
+                field = {
+                    "unknown_user": "invite",
+                    "invalid_invite": "invite",
+                    "invalid_email": "invite",
+                    "too_many_invitations": "invite",
+                }.get(error.code)
                 if error.code in ("invalid_players",):
                     field = "players"
                 if error.code == "invalid_time_control":

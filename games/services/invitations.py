@@ -1,0 +1,230 @@
+"""Invitations by email address (docs/accounts.md, "Invitations").
+
+An invitation keeps a seat: a human Seat without a user, status invited, linked to an
+Invitation row whose token is the mail's link. Whoever opens the link signed in (after
+signing up or in) takes the seat; the table's players can withdraw it; it expires after
+CANASTA_INVITATION_DAYS. Invitations by username keep a seat for that account (Seat.user),
+as game_create always did, and now also mail it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games.access import may_view, seat_of
+from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
+from games.services.common import game_lock
+from games.services.errors import ErrorKind, GameError, not_found
+from games.services.lobby import (
+    email_invitations_write,
+    emails_checked,
+    game_join,
+)
+from games.services.notify import notify_invitation, table_label
+
+
+def _require_open_player(game: Game, user: Any) -> Seat:
+    seat = seat_of(game, user)
+    if not may_view(game, seat):
+        raise not_found()
+    if seat is None or seat.status != SeatStatus.JOINED:
+        raise GameError(
+            ErrorKind.FORBIDDEN, "not_seated", _("Only the table's players can invite.")
+        )
+    if game.status != GameStatus.OPEN:
+        raise GameError(
+            ErrorKind.CONFLICT, "game_not_open", _("The game has started: seats are closed.")
+        )
+    return seat
+
+
+@transaction.atomic
+def invitation_add(
+    *, game_id: UUID | str, inviter: Any, email: str = "", username: str = ""
+) -> Seat:
+    """Invite one more player to an open table, by address or by username; returns the seat
+    kept for them."""
+    game = game_lock(game_id=game_id, with_state=False)
+    _require_open_player(game, inviter)
+    if game.players - game.seats.count() <= 0:
+        raise GameError(
+            ErrorKind.CONFLICT, "game_full", _("Every seat is taken or kept for someone.")
+        )
+    now = timezone.now()
+    if email:
+        (invitation,) = email_invitations_write(
+            game=game, inviter=inviter, emails=emails_checked([email]), now=now
+        )
+        seat = invitation.seat
+    else:
+        user_model = get_user_model()
+        invitee = user_model.objects.filter(
+            **{user_model.USERNAME_FIELD: username}, is_active=True
+        ).first()
+        if invitee is None:
+            raise GameError(
+                ErrorKind.INVALID,
+                "unknown_user",
+                _("No such user: %(name)s") % {"name": username},
+                {"usernames": [username]},
+            )
+        if seat_of(game, invitee) is not None:
+            raise GameError(
+                ErrorKind.CONFLICT, "already_invited", _("This player has a seat already.")
+            )
+        seat = Seat.objects.create(game=game, user=invitee, status=SeatStatus.INVITED)
+        notify_invitation(game=game, inviter=inviter, user=invitee)
+    game.version += 1
+    game.save(update_fields=["version"])
+    assert seat is not None
+    return seat
+
+
+def invitation_by_token(*, token: str) -> Invitation:
+    invitation = (
+        Invitation.objects.select_related("game", "inviter", "seat")
+        .filter(token=token or "-")
+        .first()
+    )
+    if invitation is None:
+        raise GameError(
+            ErrorKind.NOT_FOUND,
+            "invitation_unknown",
+            _("This invitation link is not valid. Copy the whole link from the email."),
+        )
+    return invitation
+
+
+def invitation_state(invitation: Invitation, now: datetime | None = None) -> str:
+    """pending, accepted, withdrawn, declined, expired, or closed (the table started or was
+    called off without this seat)."""
+    if invitation.status != InvitationStatus.PENDING:
+        return str(invitation.status)
+    if invitation.game.status != GameStatus.OPEN or invitation.seat_id is None:
+        return "closed"
+    if invitation.expires_at <= (now or timezone.now()):
+        return "expired"
+    return "pending"
+
+
+# Marked here, translated when raised (invitation_refusal), in the reader's language.
+STATE_MESSAGES = {
+    "accepted": (
+        "invitation_used",
+        gettext_noop("This invitation was accepted already: the seat is taken."),
+    ),
+    "withdrawn": (
+        "invitation_withdrawn",
+        gettext_noop(
+            "This invitation was withdrawn by the table. Ask the player who invited you for a new one."
+        ),
+    ),
+    "declined": ("invitation_declined", gettext_noop("This invitation was declined.")),
+    "expired": (
+        "invitation_expired",
+        gettext_noop("This invitation has expired. Ask the player who invited you for a new one."),
+    ),
+    "closed": (
+        "invitation_closed",
+        gettext_noop("This table no longer waits for players: it has started or was called off."),
+    ),
+}
+
+
+def invitation_refusal(state: str) -> GameError:
+    code, message = STATE_MESSAGES[state]
+    return GameError(ErrorKind.CONFLICT, code, _(message), {"state": state})
+
+
+def _release_seat(invitation: Invitation) -> None:
+    if invitation.seat_id is not None and invitation.game.status == GameStatus.OPEN:
+        Seat.objects.filter(pk=invitation.seat_id, user__isnull=True).delete()
+        Game.objects.filter(pk=invitation.game_id).update(version=invitation.game.version + 1)
+
+
+def invitation_accept(*, token: str, user: Any) -> Invitation:
+    """Take the seat an invitation keeps; the game starts when it was the last one."""
+    with transaction.atomic():
+        invitation = invitation_by_token(token=token)
+        game = game_lock(game_id=invitation.game_id, with_state=False)
+        invitation = Invitation.objects.select_related("game", "seat").get(pk=invitation.pk)
+        state = invitation_state(invitation)
+        if state == "expired":
+            _release_seat(invitation)
+    if state != "pending":
+        raise invitation_refusal(state)
+    with transaction.atomic():
+        game = game_lock(game_id=invitation.game_id, with_state=False)
+        if seat_of(game, user) is not None:
+            raise GameError(
+                ErrorKind.CONFLICT,
+                "already_seated",
+                _("You have a seat at this table already."),
+            )
+        Seat.objects.filter(pk=invitation.seat_id).update(user=user)
+        Invitation.objects.filter(pk=invitation.pk).update(
+            status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
+        )
+        game_join(game_id=game.pk, user=user)
+    invitation.refresh_from_db()
+    return invitation
+
+
+@transaction.atomic
+def invitation_decline(*, token: str) -> Invitation:
+    invitation = invitation_by_token(token=token)
+    game_lock(game_id=invitation.game_id, with_state=False)
+    state = invitation_state(invitation)
+    if state != "pending":
+        raise invitation_refusal(state)
+    _release_seat(invitation)
+    invitation.status = InvitationStatus.DECLINED
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    return invitation
+
+
+@transaction.atomic
+def invitation_withdraw(*, invitation_id: int, user: Any) -> Invitation:
+    """The inviter (or the table's creator) takes an invitation back; its seat is free."""
+    invitation = Invitation.objects.select_related("game").filter(pk=invitation_id).first()
+    if invitation is None or user.pk not in (invitation.inviter_id, invitation.game.created_by_id):
+        raise GameError(ErrorKind.NOT_FOUND, "not_found", _("No such invitation of yours."))
+    game_lock(game_id=invitation.game_id, with_state=False)
+    if invitation.status != InvitationStatus.PENDING:
+        raise invitation_refusal(str(invitation.status))
+    _release_seat(invitation)
+    invitation.status = InvitationStatus.WITHDRAWN
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    return invitation
+
+
+def invitation_table(invitation: Invitation) -> str:
+    """The table an invitation is for, in one line (variant, players, clock)."""
+    return table_label(invitation.game)
+
+
+def invitations_of_game(*, game: Game) -> list[Invitation]:
+    return list(game.invitations.select_related("inviter").order_by("created_at", "id"))
+
+
+def invitation_entry(invitation: Invitation, now: datetime | None = None) -> dict[str, Any]:
+    """An invitation as the API and the pages list it (to the table's players; never the
+    token)."""
+    return {
+        "id": invitation.pk,
+        "game": str(invitation.game_id),
+        "email": invitation.email,
+        "state": invitation_state(invitation, now),
+        "created_at": invitation.created_at.isoformat(),
+        "expires_at": invitation.expires_at.isoformat(),
+    }
