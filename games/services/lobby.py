@@ -92,6 +92,7 @@ def game_create(
     invite: Sequence[str] = (),
     bots: Sequence[str] = (),
     weekend_pause: bool = False,
+    rated: bool = True,
 ) -> Game:
     """A new table with the creator seated; invited players get a seat kept for them and
     ``bots`` (levels) fill seats at once; the game starts when the last seat is taken."""
@@ -123,6 +124,7 @@ def game_create(
         turn_seconds=turn_seconds,
         timeout_policy=timeout_policy,
         weekend_pause=weekend_pause,
+        rated=rated,
         created_by=creator,
     )
     seats = [Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)]
