@@ -30,9 +30,9 @@ from games.services.ratings import (
     UNRATED_BOT,
     UNRATED_CALLED_OFF,
     UNRATED_CASUAL,
+    ranks_from_totals,
     rating_display,
     rating_plan,
-    ranks_from_totals,
 )
 from games.services.timeouts import timeout_apply
 from tests.game_fixtures import play_random, start_game, user_at
