@@ -6,6 +6,7 @@ from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGames
 from api.views.log import HandsView, MovesView
 from api.views.me import AbsencesView, AbsenceView, PreferencesView
 from api.views.play import ActionsView, GameDetailView, LegalView, ReclaimView, ResignView
+from api.views.records import LeaderboardView, PlayerView, RecordView
 from api.views.variants import VariantsView
 
 app_name = "api"
@@ -29,6 +30,9 @@ urlpatterns = [
     path("games/<uuid:game_id>/moves/", MovesView.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/hands/", HandsView.as_view(), name="game-hands"),
     path("games/<uuid:game_id>/reclaim/", ReclaimView.as_view(), name="game-reclaim"),
+    path("games/<uuid:game_id>/record/", RecordView.as_view(), name="game-record"),
+    path("players/<str:username>/", PlayerView.as_view(), name="player"),
+    path("leaderboard/<str:family>/", LeaderboardView.as_view(), name="leaderboard"),
     path("me/preferences/", PreferencesView.as_view(), name="me-preferences"),
     path("me/absences/", AbsencesView.as_view(), name="me-absences"),
     path("me/absences/<int:absence_id>/", AbsenceView.as_view(), name="me-absence"),
