@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
 
 from api.validators import LATEST_DATE
 from games import engine
@@ -86,6 +87,15 @@ class GameCreateForm(forms.Form):
         label="Public table",
         help_text="Listed in the lobby for anyone to join and watch. A private table is seen "
         "only by its players; share its link to invite someone.",
+    )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated match"),
+        help_text=gettext_lazy(
+            "The result moves the players' ratings. A table with a bot is never rated; "
+            "untick for a casual match."
+        ),
     )
     bots = forms.TypedChoiceField(
         coerce=int,
@@ -232,3 +242,14 @@ class AbsenceForm(forms.Form):
 
 def tomorrow(now: datetime) -> date:
     return now.astimezone(UTC).date() + timedelta(days=1)
+
+
+class RatingFilterForm(forms.Form):
+    """The lobby's filter of open tables by their rating (docs/ratings.md)."""
+
+    rating_min = forms.IntegerField(
+        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("Rating from")
+    )
+    rating_max = forms.IntegerField(
+        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("to")
+    )

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from web.views import account, game, lobby, tokens
+from web.views import account, game, lobby, records, tokens
 
 app_name = "web"
 
@@ -39,4 +39,9 @@ urlpatterns = [
     path("games/<uuid:game_id>/leave/", game.leave_view, name="leave"),
     path("games/<uuid:game_id>/abort/", game.abort_view, name="abort"),
     path("games/<uuid:game_id>/resign/", game.resign_view, name="resign"),
+    path("games/<uuid:game_id>/replay/", records.replay_view, name="replay"),
+    path("games/<uuid:game_id>/record.json", records.record_download, name="record"),
+    path("archive/", records.archive_view, name="archive"),
+    path("players/<str:username>/", records.profile_view, name="profile"),
+    path("leaderboard/", records.leaderboard_view, name="leaderboard"),
 ]

@@ -15,9 +15,9 @@ from api.presenters import game_summary, viewer_seat
 from games import engine, selectors
 from games.access import seat_of
 from games.models import Game, GameStatus, Seat, SeatStatus
-from games.services import lobby
+from games.services import lobby, profiles
 from games.services.errors import ErrorKind, GameError
-from web.forms import GameCreateForm
+from web.forms import GameCreateForm, RatingFilterForm
 from web.history import scores_text
 from web.views.common import STATUS_BY_KIND, error_context
 
@@ -94,10 +94,15 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "-finished_at", "-created_at"
         )[:FINISHED_SHOWN]
     ]
-    open_tables = [
-        _row(g, user, titles)
-        for g in selectors.with_summary_relations(selectors.games_open_to(user=user))[:50]
-    ]
+    rating_filter = RatingFilterForm(request.GET or None)
+    open_games = selectors.games_open_to(user=user)
+    if rating_filter.is_valid():
+        open_games = profiles.tables_in_rating_range(
+            open_games,
+            low=rating_filter.cleaned_data["rating_min"],
+            high=rating_filter.cleaned_data["rating_max"],
+        )
+    open_tables = [_row(g, user, titles) for g in selectors.with_summary_relations(open_games)[:50]]
     return render(
         request,
         "web/lobby.html",
@@ -107,6 +112,7 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "waiting": [r for r in waiting if not r["invited"]],
             "finished": finished,
             "open_tables": open_tables,
+            "rating_filter": rating_filter,
         },
     )
 
@@ -136,6 +142,7 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         "turn_seconds": data["turn_seconds"],
         "timeout_policy": data["timeout_policy"],
         "invite": data["invite"],
+        "rated": data["rated"],
     }
     if data["bots"]:
         if not bots_supported():
