@@ -6,7 +6,7 @@ from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGames
 from api.views.log import HandsView, MovesView
 from api.views.me import AbsencesView, AbsenceView, PreferencesView
 from api.views.play import ActionsView, GameDetailView, LegalView, ReclaimView, ResignView
-from api.views.records import LeaderboardView, PlayerView, RecordView
+from api.views.records import ArchiveView, LeaderboardView, PlayerView, RecordView
 from api.views.variants import VariantsView
 
 app_name = "api"
@@ -20,6 +20,7 @@ urlpatterns = [
     path("variants/", VariantsView.as_view(), name="variants"),
     path("games/", GamesView.as_view(), name="games"),
     path("games/open/", OpenGamesView.as_view(), name="games-open"),
+    path("games/archive/", ArchiveView.as_view(), name="games-archive"),
     path("games/<uuid:game_id>/", GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/join/", JoinView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/leave/", LeaveView.as_view(), name="game-leave"),

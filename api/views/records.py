@@ -6,14 +6,18 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.schema import COMMON, GAME_COMMON, error
+from api.schema import COMMON, GAME_COMMON, NO_SUCH_PAGE, error
+from api.serializers.games import GameSummarySerializer
 from api.serializers.records import LeaderboardSerializer, ProfileSerializer, RecordSerializer
 from api.views.common import one_snapshot
+from api.views.lobby import _GameListBase
 from games.services import profiles, records
 from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_margin
 
@@ -39,6 +43,42 @@ class RecordView(APIView):
         response = Response(records.record_export(game=game))
         response["Content-Disposition"] = f'inline; filename="canasta-{game.pk}.json"'
         return response
+
+
+class ArchiveFilterSerializer(serializers.Serializer):
+    scope = serializers.ChoiceField(choices=["mine", "public"], required=False, default="mine")
+
+
+class ArchiveView(_GameListBase):
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        operation_id="games_archive",
+        summary="Finished matches to replay: mine, or every public one",
+        description="Newest first. Each one's record: GET /api/v1/games/{id}/record/.",
+        tags=["log"],
+        parameters=[
+            OpenApiParameter(
+                "scope",
+                OpenApiTypes.STR,
+                enum=["mine", "public"],
+                description="mine (default): matches I played; public: matches at public tables.",
+            )
+        ],
+        responses={
+            200: GameSummarySerializer(many=True),
+            400: error("Bad scope or page_size (invalid_request)."),
+            **NO_SUCH_PAGE,
+            **COMMON,
+        },
+    )
+    @one_snapshot
+    def get(self, request: Request) -> Response:
+        query = ArchiveFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if query.validated_data["scope"] == "public":
+            return self._page(request, records.archive_public())
+        return self._page(request, records.archive_of(user=request.user))
 
 
 def profile_body(profile: profiles.Profile) -> dict[str, Any]:

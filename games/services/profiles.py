@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Game, GameStatus, Hand, PlayerRating, RatingChange, Seat, SeatStatus
@@ -70,7 +71,7 @@ def player_by_name(username: str) -> Any:
     model = get_user_model()
     user = model.objects.filter(**{model.USERNAME_FIELD: username}, is_active=True).first()
     if user is None:
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such player.")
+        raise GameError(ErrorKind.NOT_FOUND, "not_found", _("No such player."))
     return user
 
 
@@ -128,7 +129,7 @@ def leaderboard(*, family: str, limit: int = 100) -> list[PlayerRating]:
         raise GameError(
             ErrorKind.NOT_FOUND,
             "not_found",
-            "No such variant.",
+            _("No such variant."),
             {"variants": list(engine.VARIANTS)},
         )
     return list(

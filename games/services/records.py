@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import Count, QuerySet
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.access import may_view, seat_of
@@ -47,7 +48,7 @@ def finished_match(*, game_id: UUID | str, user: Any) -> Game:
         raise GameError(
             ErrorKind.CONFLICT,
             "game_not_finished",
-            "The record of a match is available once the match is over.",
+            _("The record of a match is available once the match is over."),
             {"status": game.status},
         )
     return game

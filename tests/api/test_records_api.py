@@ -141,3 +141,15 @@ def test_the_leaderboard_lists_only_players_with_enough_rated_matches(clients, u
 def test_a_three_player_table_can_be_casual(users):
     game = lobby.game_create(creator=users["alice"], variant="party", players=3, rated=False)
     assert game.rated is False
+
+
+def test_the_archive_lists_finished_matches_mine_or_public(clients, users, private_game):
+    public = start_game(users)
+    game_resign(game_id=private_game.pk, user=users["alice"])
+    game_resign(game_id=public.pk, user=users["alice"])
+    mine = clients["bob"].get("/api/v1/games/archive/").json()["results"]
+    assert {row["id"] for row in mine} == {str(private_game.pk), str(public.pk)}
+    assert clients["eve"].get("/api/v1/games/archive/").json()["results"] == []
+    open_to_all = clients["eve"].get("/api/v1/games/archive/", {"scope": "public"}).json()
+    assert [row["id"] for row in open_to_all["results"]] == [str(public.pk)]
+    assert error_of(clients["eve"].get("/api/v1/games/archive/", {"scope": "all"}), 400)
