@@ -11,6 +11,7 @@ does not, 2 when the file cannot be read as a record.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -209,7 +210,7 @@ def verdict(record: Mapping[str, Any], report: Report) -> str:
     """What the command prints: one line when the record holds, the problems when not."""
     game = record.get("game", {})
     if report.ok:
-        winner = "a tie" if report.winner is None else f"side {report.winner + 1} won"
+        winner = "no winner" if report.winner is None else f"winner_side {report.winner}"
         return (
             f"VERIFIED: {game.get('variant')} match {game.get('id')}: {report.hands} hand(s), "
             f"{report.moves} move(s) replayed by the engine, every seed matches its commitment, "
@@ -220,19 +221,31 @@ def verdict(record: Mapping[str, Any], report: Report) -> str:
     return "\n".join(lines)
 
 
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.verify",
+        description="Re-verify an exported match record with the rules engine alone: seeds "
+        "against commitments, every move, every hand's score, the final result.",
+    )
+    parser.add_argument("record", help="the record's JSON file (- reads standard input)")
+    return parser.parse_args(argv)
+
+
+def _load(name: str) -> dict[str, Any]:
+    if name == "-":
+        record = json.load(sys.stdin)
+    else:
+        with open(name, encoding="utf-8") as handle:
+            record = json.load(handle)
+    if not isinstance(record, dict):
+        raise RecordError("the document is not a JSON object")
+    return record
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m games.engine.verify RECORD.json  (- reads standard input)")
-        return 2
+    arguments = _arguments(argv)
     try:
-        if args[0] == "-":
-            record = json.load(sys.stdin)
-        else:
-            with open(args[0], encoding="utf-8") as handle:
-                record = json.load(handle)
-        if not isinstance(record, dict):
-            raise RecordError("the document is not a JSON object")
+        record = _load(arguments.record)
         report = verify_record(record)
     except (OSError, ValueError) as error:
         print(f"CANNOT VERIFY: {error}")
