@@ -251,5 +251,5 @@ class RatingFilterForm(forms.Form):
         required=False, min_value=-100000, max_value=100000, label=gettext_lazy("Rating from")
     )
     rating_max = forms.IntegerField(
-        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("to")
+        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("Rating up to")
     )

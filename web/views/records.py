@@ -139,7 +139,6 @@ def replay_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         steps=steps[hand],
         hands=[{"number": n, "link": f"{base}?hand={n}&step=0"} for n in sorted(steps)],
         links=_step_links(game, steps, hand, step),
-        noun=_("tile") if game.variant == "tiles" else _("card"),
     )
     return render(request, "web/replay.html", context)
 
