@@ -169,7 +169,11 @@ def rating_plan(game: Game) -> RatingPlan:
 def _current(users: Sequence[Any], family: str, now: datetime) -> dict[int, PlayerRating]:
     rows = {
         row.user_id: row
-        for row in PlayerRating.objects.select_for_update().filter(user_id__in=users, family=family)
+        # Locked in one order, so two matches of the same players ending at once cannot
+        # deadlock on each other's rows.
+        for row in PlayerRating.objects.select_for_update()
+        .filter(user_id__in=users, family=family)
+        .order_by("user_id")
     }
     for user_id in users:
         if user_id not in rows:
