@@ -21,7 +21,7 @@ from games import engine
 from games.access import may_view, seat_of
 from games.engine import Table
 from games.engine.verify import FORMAT, FORMAT_VERSION, MATCH_ENDING
-from games.models import Game, GameStatus, Hand, Move, Seat, SeatStatus
+from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
 from games.selectors import game_with_seats
 from games.services.errors import ErrorKind, GameError, not_found
 
@@ -158,6 +158,9 @@ def seat_name(seat: Seat) -> str:
     """How a seat is named in a record: the username, or the bot and its level."""
     if seat.user_id is not None:
         return seat.user.get_username()
+    if seat.kind == SeatKind.HUMAN:
+        # An account deleted after the match: the seat and its moves stay in the record.
+        return _("deleted player")
     return f"bot ({seat.bot_level or 'basic'})"
 
 

@@ -195,3 +195,37 @@ def test_the_lobby_filters_open_tables_by_rating(users, browser_for):
     assert f"/games/{strong.pk}/join/" not in low and f"/games/{newcomer.pk}/join/" in low
     bad = client.get("/", {"rating_min": "lots"})
     assert bad.status_code == 200 and f"/games/{strong.pk}/join/" in bad.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("party", 3, {"target": 100}),
+        ("tiles", 4, {"match": "one_round"}),
+        ("family", 4, {"target": 100}),
+    ],
+)
+def test_every_variant_replays_and_verifies(users, browser_for, variant, players, options):
+    game = lobby.game_create(
+        creator=users["alice"],
+        variant=variant,
+        players=players,
+        options={"seating": "invitation", **options},
+        is_public=False,
+    )
+    for name in ("bob", "carol", "dave")[: players - 1]:
+        game = lobby.game_join(game_id=game.pk, user=users[name])
+    game = _finish(game, seed=3)
+    assert game.status == "finished"
+    client = browser_for("alice")
+    last_hand = Hand.objects.filter(game=game).order_by("-number").first()
+    steps = Move.objects.filter(game=game, hand=last_hand.number).count()
+    page = client.get(f"/games/{game.pk}/replay/?hand={last_hand.number}&step={steps}")
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Score sheet of hand" in body
+    assert len(re.findall(r'data-seat="\d"', body)) == players
+    record = json.loads(client.get(f"/games/{game.pk}/record.json").content)
+    report = verify_record(record)
+    assert report.ok, report.problems
+    assert report.totals == last_hand.result["totals"]

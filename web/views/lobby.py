@@ -94,14 +94,14 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "-finished_at", "-created_at"
         )[:FINISHED_SHOWN]
     ]
+    # Every open table carries its rating (table_rating), shown in its row and filtered on.
     rating_filter = RatingFilterForm(request.GET or None)
-    open_games = selectors.games_open_to(user=user)
-    if rating_filter.is_valid():
-        open_games = profiles.tables_in_rating_range(
-            open_games,
-            low=rating_filter.cleaned_data["rating_min"],
-            high=rating_filter.cleaned_data["rating_max"],
-        )
+    bounds = rating_filter.cleaned_data if rating_filter.is_valid() else {}
+    open_games = profiles.tables_in_rating_range(
+        selectors.games_open_to(user=user),
+        low=bounds.get("rating_min"),
+        high=bounds.get("rating_max"),
+    )
     open_tables = [_row(g, user, titles) for g in selectors.with_summary_relations(open_games)[:50]]
     return render(
         request,
