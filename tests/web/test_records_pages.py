@@ -229,3 +229,9 @@ def test_every_variant_replays_and_verifies(users, browser_for, variant, players
     report = verify_record(record)
     assert report.ok, report.problems
     assert report.totals == last_hand.result["totals"]
+
+
+def test_the_game_page_of_a_finished_match_links_its_replay_and_record(finished, browser_for):
+    page = browser_for("carol").get(f"/games/{finished.pk}/").content.decode()
+    assert f"/games/{finished.pk}/replay/" in page
+    assert f"/games/{finished.pk}/record.json" in page
