@@ -44,7 +44,9 @@ class Game(models.Model):
     is_public = models.BooleanField(default=True)
     # Rated or casual, chosen at creation: a rated match moves its players' ratings when it
     # ends (games.services.ratings, docs/ratings.md); a casual one never does.
-    rated = models.BooleanField(default=True)
+    # The database default too: rows written by code that predates the column (a rolling
+    # deploy, a migration test's historical models) are rated like new ones.
+    rated = models.BooleanField(default=True, db_default=True)
     status = models.CharField(
         max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
     )
