@@ -124,7 +124,8 @@ def game_create(
         turn_seconds=turn_seconds,
         timeout_policy=timeout_policy,
         weekend_pause=weekend_pause,
-        rated=rated,
+        # A bot has no rating to win or lose against: a table with one is casual.
+        rated=rated and not bots,
         created_by=creator,
     )
     seats = [Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)]

@@ -139,6 +139,9 @@ def test_a_casual_table_and_a_table_with_a_bot_are_unrated(users):
         bots=["basic"],
     )
     assert botted.status == "active"
+    assert botted.rated is False  # a table with a bot is casual from the start
+    botted.rated = True  # and even if it were not, the policy leaves it unrated
+    botted.save(update_fields=["rated"])
     game_resign(game_id=botted.pk, user=users["alice"])
     botted.refresh_from_db()
     assert rating_plan(botted).unrated == UNRATED_BOT
