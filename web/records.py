@@ -115,31 +115,39 @@ def frame_context(game: Game, frame: Frame) -> dict[str, Any]:
 class Chart:
     width: int
     height: int
+    left: int
+    top: int
+    bottom: int
     points: str
     dots: list[dict[str, Any]]
-    low: int
-    high: int
+    ticks: list[dict[str, Any]]
     label: str
 
 
-def rating_chart(
-    history: Sequence[RatingChange], width: int = 600, height: int = 180
-) -> Chart | None:
-    """The displayed rating before the first rated match and after each one, as SVG geometry."""
+# The chart's drawing area in SVG units; it scales to the page's width (a phone's too), so
+# the labels are large enough to read when it is drawn at half size.
+CHART_WIDTH, CHART_HEIGHT = 600, 240
+CHART_LEFT, CHART_TOP, CHART_BOTTOM = 80, 20, 220
+
+
+def rating_chart(history: Sequence[RatingChange]) -> Chart | None:
+    """The displayed rating before the first rated match and after each one, as SVG geometry:
+    a line through the points, labelled with the lowest and highest rating reached."""
     if not history:
         return None
     values = [history[0].display_before] + [c.display for c in history]
     low, high = min(values), max(values)
-    pad = max(20, (high - low) // 10)
-    low, high = low - pad, high + pad
-    left, right, top, bottom = 48, 12, 12, 24
+    pad = max(10, (high - low) // 10)
+    floor, ceiling = low - pad, high + pad
     span_x = max(1, len(values) - 1)
 
     def x(index: int) -> float:
-        return round(left + (width - left - right) * index / span_x, 1)
+        return round(CHART_LEFT + 12 + (CHART_WIDTH - CHART_LEFT - 24) * index / span_x, 1)
 
     def y(value: int) -> float:
-        return round(top + (height - top - bottom) * (high - value) / (high - low), 1)
+        return round(
+            CHART_TOP + (CHART_BOTTOM - CHART_TOP) * (ceiling - value) / (ceiling - floor), 1
+        )
 
     dots = [
         {
@@ -152,13 +160,16 @@ def rating_chart(
         }
         for i, v in enumerate(values)
     ]
+    ticks = [{"y": y(v), "value": v} for v in sorted({low, high})]
     return Chart(
-        width=width,
-        height=height,
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        left=CHART_LEFT,
+        top=CHART_TOP,
+        bottom=CHART_BOTTOM,
         points=" ".join(f"{d['x']},{d['y']}" for d in dots),
         dots=dots,
-        low=low,
-        high=high,
+        ticks=ticks,
         label=_("Rating after each rated match, from %(first)s to %(last)s")
         % {"first": values[0], "last": values[-1]},
     )

@@ -64,3 +64,18 @@ def test_the_replay_viewer_steps_on_a_phone(new_page: Any, screenshot: Any) -> N
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1
     screenshot(page, "replay-phone")
+
+
+def test_a_profile_draws_the_rating_chart(new_page: Any, screenshot: Any) -> None:
+    _game, ann = _finished_match()
+    page = new_page(PHONE, user=ann)
+    page.goto("/players/ann/")
+    chart = page.get_by_role("img", name=re.compile("Rating after each rated match"))
+    chart.wait_for()
+    box = chart.bounding_box()
+    assert box is not None and 0 < box["width"] <= PHONE["width"]
+    assert page.locator(".rating-chart circle").count() == 2  # the start, then one match
+    page.get_by_role("link", name="Leaderboard").click()
+    page.get_by_role("heading", name=re.compile("Leaderboard")).wait_for()
+    page.goto("/players/ann/")
+    screenshot(page, "profile-phone")
