@@ -20,6 +20,7 @@ from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGames
 from api.views.log import HandsView, MovesView
 from api.views.me import AbsencesView, AbsenceView, PreferencesView
 from api.views.play import ActionsView, GameDetailView, LegalView, ReclaimView, ResignView
+from api.views.records import ArchiveView, LeaderboardView, PlayerView, RecordView
 from api.views.variants import VariantsView
 
 app_name = "api"
@@ -39,6 +40,7 @@ urlpatterns = [
     path("variants/", VariantsView.as_view(), name="variants"),
     path("games/", GamesView.as_view(), name="games"),
     path("games/open/", OpenGamesView.as_view(), name="games-open"),
+    path("games/archive/", ArchiveView.as_view(), name="games-archive"),
     path("games/<uuid:game_id>/", GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/join/", JoinView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/leave/", LeaveView.as_view(), name="game-leave"),
@@ -61,6 +63,9 @@ urlpatterns = [
     path("me/email/resend/", EmailResendView.as_view(), name="me-email-resend"),
     path("me/export/", ExportView.as_view(), name="me-export"),
     path("me/delete/", AccountDeleteView.as_view(), name="me-delete"),
+    path("games/<uuid:game_id>/record/", RecordView.as_view(), name="game-record"),
+    path("players/<str:username>/", PlayerView.as_view(), name="player"),
+    path("leaderboard/<str:family>/", LeaderboardView.as_view(), name="leaderboard"),
     path("me/preferences/", PreferencesView.as_view(), name="me-preferences"),
     path("me/absences/", AbsencesView.as_view(), name="me-absences"),
     path("me/absences/<int:absence_id>/", AbsenceView.as_view(), name="me-absence"),

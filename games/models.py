@@ -45,6 +45,11 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True)
+    # Rated or casual, chosen at creation: a rated match moves its players' ratings when it
+    # ends (games.services.ratings, docs/ratings.md); a casual one never does.
+    # The database default too: rows written by code that predates the column (a rolling
+    # deploy, a migration test's historical models) are rated like new ones.
+    rated = models.BooleanField(default=True, db_default=True)
     status = models.CharField(
         max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
     )
@@ -328,3 +333,60 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"idempotency {self.key!r} of user {self.user_id}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in one variant family (docs/ratings.md).
+
+    ``mu`` and ``sigma`` are the rating library's (openskill, Weng-Lin); ``display`` is the
+    conservative figure players see (games.services.ratings.rating_display), kept as a column
+    so the lobby can filter tables by it and the leaderboard can sort by it.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    family = models.CharField(max_length=20)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display = models.IntegerField(db_index=True)
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["family", "-display"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family"], name="rating_user_family_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.family}: {self.display}"
+
+
+class RatingChange(models.Model):
+    """One rated match's effect on one player: the history a profile draws as a chart."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    family = models.CharField(max_length=20)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display_before = models.IntegerField()
+    display = models.IntegerField()
+    # 1 for the best side, equal for tied sides (the ranks given to the rating library).
+    rank = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_change_user_game_unique")
+        ]
+        indexes = [models.Index(fields=["user", "family", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game_id}: {self.display_before} -> {self.display}"

@@ -153,6 +153,7 @@ def game_summary(game: Game, seat: Seat | None, absences: Absences | None = None
         "variant": game.variant,
         "players": game.players,
         "public": game.is_public,
+        "rated": game.rated,
         "status": game.status,
         "version": game.version,
         "created_by": game.created_by.get_username(),

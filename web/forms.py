@@ -204,6 +204,15 @@ class GameCreateForm(forms.Form):
             "its players; share its link to invite someone."
         ),
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated match"),
+        help_text=gettext_lazy(
+            "The result moves the players' ratings. A table with a bot is never rated; "
+            "untick for a casual match."
+        ),
+    )
     bots = forms.TypedChoiceField(
         coerce=int,
         initial=0,
@@ -427,3 +436,14 @@ class AbsenceForm(forms.Form):
 
 def tomorrow(now: datetime) -> date:
     return now.astimezone(timezone.get_current_timezone()).date() + timedelta(days=1)
+
+
+class RatingFilterForm(forms.Form):
+    """The lobby's filter of open tables by their rating (docs/ratings.md)."""
+
+    rating_min = forms.IntegerField(
+        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("Rating from")
+    )
+    rating_max = forms.IntegerField(
+        required=False, min_value=-100000, max_value=100000, label=gettext_lazy("Rating up to")
+    )

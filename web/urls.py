@@ -7,6 +7,7 @@ from web.views import (
     game,
     invitations,
     lobby,
+    records,
     recovery,
     tokens,
     unsubscribe,
@@ -76,4 +77,9 @@ urlpatterns = [
     path("games/<uuid:game_id>/leave/", game.leave_view, name="leave"),
     path("games/<uuid:game_id>/abort/", game.abort_view, name="abort"),
     path("games/<uuid:game_id>/resign/", game.resign_view, name="resign"),
+    path("games/<uuid:game_id>/replay/", records.replay_view, name="replay"),
+    path("games/<uuid:game_id>/record.json", records.record_download, name="record"),
+    path("archive/", records.archive_view, name="archive"),
+    path("players/<str:username>/", records.profile_view, name="profile"),
+    path("leaderboard/", records.leaderboard_view, name="leaderboard"),
 ]

@@ -41,6 +41,12 @@ class GameCreateInSerializer(serializers.Serializer):
         default=False,
         help_text="The turn clocks stop from Saturday 00:00 to Monday 00:00 UTC.",
     )
+    rated = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Rated: the result moves the players' ratings (docs/ratings.md; a table "
+        "with a bot is never rated). false: a casual match.",
+    )
     invite = serializers.ListField(
         child=serializers.CharField(max_length=150, validators=[no_control_characters]),
         required=False,
@@ -112,6 +118,7 @@ class GameSummarySerializer(serializers.Serializer):
     variant = serializers.CharField()
     players = serializers.IntegerField()
     public = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="Rated, or casual (docs/ratings.md).")
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(
         help_text="+1 on every visible change; send it back as expected_version."

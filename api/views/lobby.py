@@ -33,7 +33,7 @@ from api.serializers.games import (
 from api.views.common import game_response, one_snapshot, seat_for
 from games import selectors
 from games.models import Game, GameStatus
-from games.services import lobby
+from games.services import lobby, profiles
 
 
 class GamePagination(PageNumberPagination):
@@ -65,6 +65,11 @@ class GamePagination(PageNumberPagination):
 class GameListFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     my_turn = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class OpenGamesFilterSerializer(serializers.Serializer):
+    rating_min = serializers.IntegerField(required=False, min_value=-100000, max_value=100000)
+    rating_max = serializers.IntegerField(required=False, min_value=-100000, max_value=100000)
 
 
 class _GameListBase(GenericAPIView):
@@ -149,6 +154,7 @@ class GamesView(_GameListBase):
             bots=data["bots"],
             weekend_pause=data["weekend_pause"],
             invite_emails=data["invite_emails"],
+            rated=data["rated"],
         )
         game = selectors.game_with_seats(game_id=created.pk)
         location = request.build_absolute_uri(f"/api/v1/games/{game.pk}/")
@@ -167,16 +173,32 @@ class OpenGamesView(_GameListBase):
         operation_id="games_open",
         summary="Games I can join: my invitations and public tables with a free seat",
         tags=["lobby"],
+        parameters=[
+            OpenApiParameter(
+                "rating_min",
+                OpenApiTypes.INT,
+                description="Only tables whose creator's rating in the table's variant is at "
+                "least this (a newcomer counts as 1000; docs/ratings.md).",
+            ),
+            OpenApiParameter("rating_max", OpenApiTypes.INT, description="At most this."),
+        ],
         responses={
             200: GameSummarySerializer(many=True),
-            400: error("Bad page_size (invalid_request)."),
+            400: error("Bad page_size, rating_min or rating_max (invalid_request)."),
             **NO_SUCH_PAGE,
             **COMMON,
         },
     )
     @one_snapshot
     def get(self, request: Request) -> Response:
-        return self._page(request, selectors.games_open_to(user=request.user))
+        filters = OpenGamesFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.games_open_to(user=request.user)
+        low = filters.validated_data.get("rating_min")
+        high = filters.validated_data.get("rating_max")
+        if low is not None or high is not None:
+            games = profiles.tables_in_rating_range(games, low=low, high=high)
+        return self._page(request, games)
 
 
 def _seat_change_schema(operation_id: str, summary: str, conflicts: str) -> dict:

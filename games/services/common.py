@@ -15,6 +15,7 @@ from games.hooks import seat_annotations, seat_related
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
 from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run
 from games.services.errors import ErrorKind, GameError, not_found
+from games.services.ratings import rating_update_for_match
 
 # The database form of the moment the seat annotations are judged at (any DateTimeField's).
 MOMENT_FIELD = Game._meta.get_field("deadline")
@@ -117,7 +118,8 @@ def require_version(game: Game, expected_version: int) -> None:
 def game_mark_over(
     *, game: Game, reason: EndReason, winner_side: int | None, now: datetime
 ) -> None:
-    """Set the fields of a game that has ended; the caller saves it."""
+    """Set the fields of a game that has ended and move its players' ratings when it is rated
+    (games.services.ratings, docs/ratings.md); the caller saves the game."""
     called_off = reason in (EndReason.ABORTED, EndReason.CANCELLED)
     game.status = GameStatus.ABORTED if called_off else GameStatus.FINISHED
     game.end_reason = reason
@@ -127,3 +129,4 @@ def game_mark_over(
     game.deadline = None
     game.reminder_at = None
     game.bot_turn = False
+    rating_update_for_match(game=game, now=now)

@@ -169,6 +169,7 @@ def game_create(
     bots: Sequence[str] = (),
     weekend_pause: bool = False,
     invite_emails: Sequence[str] = (),
+    rated: bool = True,
 ) -> Game:
     """A new table with the creator seated; invited players get a seat kept for them and
     ``bots`` (levels) fill seats at once; the game starts when the last seat is taken.
@@ -214,6 +215,8 @@ def game_create(
         turn_seconds=turn_seconds,
         timeout_policy=timeout_policy,
         weekend_pause=weekend_pause,
+        # A bot has no rating to win or lose against: a table with one is casual.
+        rated=rated and not bots,
         created_by=creator,
     )
     seats = [Seat.objects.create(game=game, user=creator, status=SeatStatus.JOINED, joined_at=now)]

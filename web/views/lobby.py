@@ -18,9 +18,9 @@ from games import engine, selectors
 from games.access import seat_of
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import game_summary, viewer_seat
-from games.services import lobby
+from games.services import lobby, profiles
 from games.services.errors import ErrorKind, GameError
-from web.forms import GameCreateForm
+from web.forms import GameCreateForm, RatingFilterForm
 from web.variants import variant_summary, variant_title
 from web.views.common import STATUS_BY_KIND, error_context
 
@@ -130,10 +130,15 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "-finished_at", "-created_at"
         )[:FINISHED_SHOWN]
     ]
-    open_tables = [
-        _row(g, user, titles)
-        for g in selectors.with_summary_relations(selectors.games_open_to(user=user))[:50]
-    ]
+    # Every open table carries its rating (table_rating), shown in its row and filtered on.
+    rating_filter = RatingFilterForm(request.GET or None)
+    bounds = rating_filter.cleaned_data if rating_filter.is_valid() else {}
+    open_games = profiles.tables_in_rating_range(
+        selectors.games_open_to(user=user),
+        low=bounds.get("rating_min"),
+        high=bounds.get("rating_max"),
+    )
+    open_tables = [_row(g, user, titles) for g in selectors.with_summary_relations(open_games)[:50]]
     return render(
         request,
         "web/lobby.html",
@@ -143,6 +148,7 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "waiting": [r for r in waiting if not r["invited"]],
             "finished": finished,
             "open_tables": open_tables,
+            "rating_filter": rating_filter,
         },
     )
 
@@ -175,6 +181,7 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         "turn_seconds": data["turn_seconds"],
         "timeout_policy": data["timeout_policy"],
         "invite": data["invite"],
+        "rated": data["rated"],
     }
     if data.get("invite_emails"):
         kwargs["invite_emails"] = data["invite_emails"]

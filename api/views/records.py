@@ -1,0 +1,169 @@
+"""Records, profiles and leaderboards: the export of a finished match, a player's ratings and
+results, the best players of a variant (docs/record-format.md, docs/ratings.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.schema import COMMON, GAME_COMMON, NO_SUCH_PAGE, error
+from api.serializers.games import GameSummarySerializer
+from api.serializers.records import LeaderboardSerializer, ProfileSerializer, RecordSerializer
+from api.views.common import one_snapshot
+from api.views.lobby import _GameListBase
+from games.services import profiles, records
+from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_margin
+
+
+class RecordView(APIView):
+    @extend_schema(
+        operation_id="games_record",
+        summary="The whole record of a finished match, to keep or to verify",
+        description="One JSON document (docs/record-format.md): every hand's seed and "
+        "commitment, its Table JSON at the deal and at the end, the move log and the final "
+        "result. `python -m games.engine.verify record.json` re-checks it with the rules engine "
+        "alone. For the match's players, and anyone for a public table; once the match is over.",
+        tags=["log"],
+        responses={
+            200: RecordSerializer,
+            409: error("The match is not over (game_not_finished)."),
+            **GAME_COMMON,
+        },
+    )
+    @one_snapshot
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = records.finished_match(game_id=game_id, user=request.user)
+        response = Response(records.record_export(game=game))
+        response["Content-Disposition"] = f'inline; filename="canasta-{game.pk}.json"'
+        return response
+
+
+class ArchiveFilterSerializer(serializers.Serializer):
+    scope = serializers.ChoiceField(choices=["mine", "public"], required=False, default="mine")
+
+
+class ArchiveView(_GameListBase):
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        operation_id="games_archive",
+        summary="Finished matches to replay: mine, or every public one",
+        description="Newest first. Each one's record: GET /api/v1/games/{id}/record/.",
+        tags=["log"],
+        parameters=[
+            OpenApiParameter(
+                "scope",
+                OpenApiTypes.STR,
+                enum=["mine", "public"],
+                description="mine (default): matches I played; public: matches at public tables.",
+            )
+        ],
+        responses={
+            200: GameSummarySerializer(many=True),
+            400: error("Bad scope or page_size (invalid_request)."),
+            **NO_SUCH_PAGE,
+            **COMMON,
+        },
+    )
+    @one_snapshot
+    def get(self, request: Request) -> Response:
+        query = ArchiveFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if query.validated_data["scope"] == "public":
+            return self._page(request, records.archive_public())
+        return self._page(request, records.archive_of(user=request.user))
+
+
+def profile_body(profile: profiles.Profile) -> dict[str, Any]:
+    return {
+        "username": profile.user.get_username(),
+        "played": profile.played,
+        "won": profile.won,
+        "ratings": [
+            {
+                "family": card.family,
+                "rating": card.display,
+                "uncertainty": card.margin,
+                "mu": card.mu,
+                "sigma": card.sigma,
+                "matches": card.matches,
+                "history": [
+                    {
+                        "game": str(change.game_id),
+                        "at": change.created_at.isoformat(),
+                        "mu": change.mu,
+                        "sigma": change.sigma,
+                        "rating": change.display,
+                        "change": change.display - change.display_before,
+                        "rank": change.rank,
+                    }
+                    for change in card.history
+                ],
+            }
+            for card in profile.ratings
+        ],
+        "variants": [
+            {
+                "variant": v.variant,
+                "played": v.played,
+                "won": v.won,
+                "win_rate": v.win_rate,
+                "average_hand_score": v.average_hand_score,
+            }
+            for v in profile.variants
+        ],
+    }
+
+
+class PlayerView(APIView):
+    @extend_schema(
+        operation_id="players_profile",
+        summary="A player's ratings (with uncertainty and history) and results per variant",
+        tags=["players"],
+        responses={200: ProfileSerializer, 404: error("No such player (not_found)."), **COMMON},
+    )
+    @one_snapshot
+    def get(self, request: Request, username: str) -> Response:
+        user = profiles.player_by_name(username)
+        return Response(profile_body(profiles.profile_of(user)))
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        operation_id="players_leaderboard",
+        summary="The best rated players of a variant",
+        description=f"Only players with at least {LEADERBOARD_MIN_MATCHES} rated matches in "
+        "the variant; ordered by the displayed (conservative) rating.",
+        tags=["players"],
+        responses={
+            200: LeaderboardSerializer,
+            404: error("No such variant (not_found)."),
+            **COMMON,
+        },
+    )
+    @one_snapshot
+    def get(self, request: Request, family: str) -> Response:
+        rows = profiles.leaderboard(family=family)
+        return Response(
+            {
+                "family": family,
+                "minimum_matches": LEADERBOARD_MIN_MATCHES,
+                "players": [
+                    {
+                        "position": position,
+                        "username": row.user.get_username(),
+                        "rating": row.display,
+                        "uncertainty": rating_margin(row.sigma),
+                        "matches": row.matches,
+                    }
+                    for position, row in enumerate(rows, start=1)
+                ],
+            }
+        )

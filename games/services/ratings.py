@@ -1,0 +1,242 @@
+"""Ratings: one per player and variant family, moved by every rated match (docs/ratings.md).
+
+The arithmetic is the openskill library's (Weng-Lin, Plackett-Luce model), made for teams:
+a side of the table is a team (two partners at a 4- or 6-player table, one player at a 2- or
+3-player one), and the sides are ranked by their final match totals, tied sides sharing a rank.
+Nothing here computes a rating itself; this module decides *whether* and *for whom* a match is
+rated (the policy) and stores what the library answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from games.models import (
+    Actor,
+    EndReason,
+    Game,
+    GameStatus,
+    Hand,
+    Move,
+    PlayerRating,
+    RatingChange,
+    Seat,
+    SeatKind,
+    SeatStatus,
+)
+
+# The library's own defaults (mu 25, sigma 25/3); one model for every family.
+MODEL = PlackettLuce()
+# More turns than this played for a person by a stand-in bot or the timeout autoplay, and the
+# match no longer counts as that person's own (docs/ratings.md, "Stand-in bots").
+STAND_IN_TURNS = 3
+# The displayed rating: the conservative estimate mu - 3 sigma, scaled so that a new player
+# starts at 1000 and a point of mu is worth 40 (openskill's ordinal with alpha and target).
+DISPLAY_ALPHA = 40.0
+DISPLAY_TARGET = 1000.0
+# The leaderboard lists players with at least this many rated matches in the family.
+LEADERBOARD_MIN_MATCHES = 5
+
+# Why a finished or ended match did not move ratings; the keys are stable (API), the texts
+# are shown on pages through games.services.ratings_text (translated there).
+UNRATED_CASUAL = "casual"
+UNRATED_BOT = "bot_seat"
+UNRATED_CALLED_OFF = "called_off"
+UNRATED_NO_PLAYER = "no_player"
+UNRATED_NOT_OVER = "not_over"
+
+
+def rating_family(variant: str) -> str:
+    """The family a variant's ratings belong to: each of the four rule sets is its own."""
+    return variant
+
+
+def rating_display(mu: float, sigma: float) -> int:
+    """The figure players see: conservative, so a new player does not top the table."""
+    return round(
+        PlackettLuceRating(mu, sigma).ordinal(z=3.0, alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET)
+    )
+
+
+def rating_margin(sigma: float) -> int:
+    """The uncertainty shown beside a rating (± 3 sigma in display points)."""
+    return round(3 * sigma * DISPLAY_ALPHA)
+
+
+@dataclass
+class RatingPlan:
+    """What the policy decided for one match: unrated (with a reason), or the teams, ranks
+    and the players whose ratings are written."""
+
+    unrated: str = ""
+    teams: list[list[Seat]] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+    updated: set[int] = field(default_factory=set)  # user ids
+
+
+def match_totals(game: Game) -> list[int]:
+    """The match totals after the last hand played out (a hand cut short scores nothing)."""
+    last = (
+        Hand.objects.filter(game=game, result__isnull=False).order_by("-number").values("result")
+    ).first()
+    if last is None:
+        return [0] * game.sides
+    return [int(total) for total in last["result"]["totals"]]
+
+
+def ranks_from_totals(totals: Sequence[int], loser: int | None = None) -> list[int]:
+    """1 for the best side, tied sides equal; a side that resigned or forfeited is last."""
+    ranks = []
+    for side, total in enumerate(totals):
+        if side == loser:
+            ranks.append(len(totals))
+            continue
+        better = sum(1 for other, value in enumerate(totals) if other != loser and value > total)
+        ranks.append(1 + better)
+    return ranks
+
+
+def _losing_side(game: Game) -> int | None:
+    """The side that resigned or ran out of time, from the match's last logged move."""
+    if game.end_reason not in (EndReason.RESIGNED, EndReason.FORFEIT):
+        return None
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    if last is None:
+        return None
+    for event in last.events:
+        if event.get("type") == "resign":
+            return int(event["side"])
+        if event.get("type") == "timeout":
+            return int(event["seat"]) % game.sides
+    return int(last.seat) % game.sides
+
+
+def stand_in_turns(game: Game) -> dict[int, int]:
+    """Per seat: the turns in which a bot or the system played for the seat's person.
+
+    A turn is a run of consecutive moves by one seat; it counts when any of its moves was
+    not the player's own (a stand-in bot, a timeout's autoplay).
+    """
+    counts: dict[int, int] = {}
+    previous: int | None = None
+    counted = False
+    for seat, actor in Move.objects.filter(game=game).order_by("seq").values_list("seat", "actor"):
+        if seat != previous:
+            previous, counted = seat, False
+        if actor != Actor.PLAYER and not counted:
+            counts[seat] = counts.get(seat, 0) + 1
+            counted = True
+    return counts
+
+
+def rating_plan(game: Game) -> RatingPlan:
+    """The policy of docs/ratings.md applied to a match that has ended."""
+    if not game.rated:
+        return RatingPlan(unrated=UNRATED_CASUAL)
+    if game.status != GameStatus.FINISHED:
+        reason = UNRATED_CALLED_OFF if game.status == GameStatus.ABORTED else UNRATED_NOT_OVER
+        return RatingPlan(unrated=reason)
+    seats = sorted(
+        (s for s in game.seats.all() if s.status == SeatStatus.JOINED and s.number is not None),
+        key=lambda s: s.number or 0,
+    )
+    if any(s.kind == SeatKind.BOT for s in seats):
+        return RatingPlan(unrated=UNRATED_BOT)
+    if any(s.user_id is None for s in seats):
+        return RatingPlan(unrated=UNRATED_NO_PLAYER)
+    loser = _losing_side(game)
+    ranks = ranks_from_totals(match_totals(game), loser)
+    teams = [
+        [s for s in seats if (s.number or 0) % game.sides == side] for side in range(game.sides)
+    ]
+    stood_in = stand_in_turns(game)
+    updated = set()
+    for seat in seats:
+        away = stood_in.get(seat.number or 0, 0) > STAND_IN_TURNS
+        # A stand-in's win is not the absent player's; a loss still is theirs, so walking
+        # away from a losing match does not protect a rating.
+        if not away or ranks[(seat.number or 0) % game.sides] != 1:
+            updated.add(seat.user_id)
+    return RatingPlan(teams=teams, ranks=ranks, updated=updated)
+
+
+def _current(users: Sequence[Any], family: str, now: datetime) -> dict[int, PlayerRating]:
+    rows = {
+        row.user_id: row
+        # Locked in one order, so two matches of the same players ending at once cannot
+        # deadlock on each other's rows.
+        for row in PlayerRating.objects.select_for_update()
+        .filter(user_id__in=users, family=family)
+        .order_by("user_id")
+    }
+    for user_id in users:
+        if user_id not in rows:
+            mu, sigma = MODEL.mu, MODEL.sigma
+            rows[user_id], _ = PlayerRating.objects.get_or_create(
+                user_id=user_id,
+                family=family,
+                defaults={
+                    "mu": mu,
+                    "sigma": sigma,
+                    "display": rating_display(mu, sigma),
+                    "updated_at": now,
+                },
+            )
+    return rows
+
+
+def rating_update_for_match(*, game: Game, now: datetime) -> list[RatingChange]:
+    """Move the ratings of a match that has just ended, once; [] when it is unrated.
+
+    Called from games.services.common.game_mark_over inside the match's transaction, so the
+    ratings change exactly when the result is committed.
+    """
+    plan = rating_plan(game)
+    if plan.unrated or RatingChange.objects.filter(game=game).exists():
+        return []
+    family = rating_family(game.variant)
+    with transaction.atomic():
+        users = [seat.user_id for team in plan.teams for seat in team]
+        current = _current(users, family, now)
+        teams = [
+            [MODEL.rating(mu=current[s.user_id].mu, sigma=current[s.user_id].sigma) for s in team]
+            for team in plan.teams
+        ]
+        rated = MODEL.rate(teams, ranks=plan.ranks)
+        changes = []
+        for side, team in enumerate(plan.teams):
+            for seat, after in zip(team, rated[side], strict=True):
+                if seat.user_id in plan.updated:
+                    changes.append(
+                        _store(current[seat.user_id], after, game, plan.ranks[side], now)
+                    )
+        return changes
+
+
+def _store(
+    row: PlayerRating, after: PlackettLuceRating, game: Game, rank: int, now: datetime
+) -> RatingChange:
+    change = RatingChange.objects.create(
+        user_id=row.user_id,
+        game=game,
+        family=row.family,
+        mu_before=row.mu,
+        sigma_before=row.sigma,
+        display_before=row.display,
+        mu=after.mu,
+        sigma=after.sigma,
+        display=rating_display(after.mu, after.sigma),
+        rank=rank,
+        created_at=now,
+    )
+    row.mu, row.sigma, row.display = after.mu, after.sigma, change.display
+    row.matches += 1
+    row.updated_at = now
+    row.save(update_fields=["mu", "sigma", "display", "matches", "updated_at"])
+    return change
