@@ -315,13 +315,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     mark_drawn(groups, aids["drawn"])
     card_points(groups, game.variant)
     side_rows = _sides(view, game, names, me)
-    for side in side_rows:
-        laid: dict[str, list[str]] = {}
-        for played in aids["last_plays"]:
-            if played["side"] == side["number"] and not side["is_mine"]:
-                for key, codes in played["laid"].items():
-                    laid.setdefault(key, []).extend(codes)
-        mark_fresh(side["melds"], laid)
+    _mark_last_plays(side_rows, aids["last_plays"])
     context.update(sheet_pending(game, seat, me, names, sides, display))
     context.update(
         {
@@ -358,6 +352,17 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         }
     )
     return context
+
+
+def _mark_last_plays(side_rows: list[dict[str, Any]], last_plays: list[dict[str, Any]]) -> None:
+    """Outline in each other side's melds the cards its players laid in their last turn."""
+    for side in side_rows:
+        laid: dict[str, list[str]] = {}
+        for played in last_plays:
+            if played["side"] == side["number"] and not side["is_mine"]:
+                for key, codes in played["laid"].items():
+                    laid.setdefault(key, []).extend(codes)
+        mark_fresh(side["melds"], laid)
 
 
 def sheet_pending(

@@ -156,25 +156,7 @@ def emails_checked(emails: list[str] | tuple[str, ...]) -> list[str]:
 
 
 @transaction.atomic
-def game_create(
-    *,
-    creator: Any,
-    variant: str,
-    players: int,
-    options: dict[str, Any] | None = None,
-    is_public: bool = True,
-    turn_seconds: int | None = None,
-    timeout_policy: str = TimeoutPolicy.AUTOPLAY,
-    invite: Sequence[str] = (),
-    bots: Sequence[str] = (),
-    weekend_pause: bool = False,
-    invite_emails: Sequence[str] = (),
-    rated: bool = True,
-) -> Game:
-    """A new table with the creator seated; invited players get a seat kept for them and
-    ``bots`` (levels) fill seats at once; the game starts when the last seat is taken.
-    ``invite_emails``: addresses invited by mail (games.services.invitations)."""
-    resolved = _check_table(variant, players, dict(options or {}))
+def _check_clock(turn_seconds: int | None, timeout_policy: str) -> None:
     # The floor is a setting so that tests and demos can use seconds (minutes in production).
     low, high = settings.CANASTA_MIN_TURN_SECONDS, settings.CANASTA_MAX_TURN_SECONDS
     if turn_seconds is not None and not low <= turn_seconds <= high:
@@ -183,6 +165,16 @@ def game_create(
         )
     if timeout_policy not in TimeoutPolicy.values:
         raise _invalid("invalid_time_control", f"Unknown timeout policy {timeout_policy!r}.")
+
+
+def _check_seats(
+    creator: Any,
+    players: int,
+    invite: Sequence[str],
+    invite_emails: Sequence[str],
+    bots: Sequence[str],
+) -> tuple[list[Any], list[str]]:
+    """The invited accounts and addresses, checked against the seats there are."""
     invited = _invitees(creator, invite, players - 1)
     emails = emails_checked(tuple(invite_emails))
     if len(invited) + len(emails) > players - 1:
@@ -206,6 +198,30 @@ def game_create(
             "invalid_bots",
             f"Only {players - 1 - len(invited) - len(emails)} seats are left for bots.",
         )
+    return invited, list(emails)
+
+
+def game_create(
+    *,
+    creator: Any,
+    variant: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    is_public: bool = True,
+    turn_seconds: int | None = None,
+    timeout_policy: str = TimeoutPolicy.AUTOPLAY,
+    invite: Sequence[str] = (),
+    bots: Sequence[str] = (),
+    weekend_pause: bool = False,
+    invite_emails: Sequence[str] = (),
+    rated: bool = True,
+) -> Game:
+    """A new table with the creator seated; invited players get a seat kept for them and
+    ``bots`` (levels) fill seats at once; the game starts when the last seat is taken.
+    ``invite_emails``: addresses invited by mail (games.services.invitations)."""
+    resolved = _check_table(variant, players, dict(options or {}))
+    _check_clock(turn_seconds, timeout_policy)
+    invited, emails = _check_seats(creator, players, invite, invite_emails, bots)
     now = timezone.now()
     game = Game.objects.create(
         variant=variant,

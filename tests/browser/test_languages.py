@@ -42,7 +42,7 @@ WORDS = {
         "your_games": "Leikirnir þínir",
         "new_table": "Opna borð",
         "variant": "Afbrigði",
-        "classic": "Hefðbundið kanasta",
+        "classic": "Klassísk kanasta",
         "settings": "Stillingar",
         "language_zone": "Tungumál og tímabelti",
     },

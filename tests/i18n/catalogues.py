@@ -139,15 +139,25 @@ _HOLE = "\x00"  # where a template variable or tag was: not text of the template
 _TRANSLATED = {"translate", "trans", "blocktranslate", "blocktrans"}
 
 
+# Template blocks that base.html fills in inside an attribute (a CSS class), not text.
+ATTRIBUTE_BLOCKS = frozenset({"body_class"})
+
+
 def template_skeleton(source: str) -> str:
     """The template with every variable, tag and translated text replaced by a hole: what is
     left is the template's own text."""
     out: list[str] = []
     depth_block = 0  # inside {% blocktranslate %}...{% endblocktranslate %}
     depth_comment = 0
+    blocks: list[str] = []  # the {% block %} names we are inside
     for token in Lexer(source).tokenize():
         if token.token_type is TokenType.BLOCK:
-            name = token.contents.split()[0] if token.contents.split() else ""
+            words = token.contents.split()
+            name = words[0] if words else ""
+            if name == "block":
+                blocks.append(words[1] if len(words) > 1 else "")
+            elif name == "endblock" and blocks:
+                blocks.pop()
             if name in ("blocktranslate", "blocktrans"):
                 depth_block += 1
             elif name in ("endblocktranslate", "endblocktrans"):
@@ -157,7 +167,12 @@ def template_skeleton(source: str) -> str:
             elif name == "endcomment":
                 depth_comment -= 1
             out.append(_HOLE)
-        elif token.token_type is TokenType.TEXT and not depth_block and not depth_comment:
+        elif (
+            token.token_type is TokenType.TEXT
+            and not depth_block
+            and not depth_comment
+            and not ATTRIBUTE_BLOCKS.intersection(blocks)
+        ):
             out.append(token.contents)
         else:
             out.append(_HOLE)

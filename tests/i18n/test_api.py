@@ -140,8 +140,8 @@ def test_an_engine_refusal_names_the_cards_in_the_callers_language(
     ("lang", "expected"),
     [
         ("en", "The Q♠ and Q♦ are only two cards: a meld needs at least three."),
-        ("de", "Die Karten Q♠ und Q♦ sind nur zwei: Eine Meldung braucht mindestens drei."),
-        ("is", "Spilin Q♠ og Q♦ eru aðeins tvö: sögn þarf að minnsta kosti þrjú spil."),
+        ("de", "Die Karten D♠ und D♦ sind nur zwei: Eine Meldung braucht mindestens drei."),
+        ("is", "Spilin D♠ og D♦ eru aðeins tvö: sögn þarf að minnsta kosti þrjú spil."),
     ],
 )
 def test_refusals_are_sentences_for_people(lang: str, expected: str) -> None:
@@ -179,7 +179,7 @@ def test_an_unknown_message_stays_english_or_becomes_the_codes_sentence() -> Non
 
 def test_cards_are_joined_as_people_list_them() -> None:
     with translation.override("de"):
-        assert cards_text(["QS", "QD", "2C"]) == "Q♠, Q♦ und 2♣"
+        assert cards_text(["QS", "QD", "2C"]) == "D♠, D♦ und 2♣"
     with translation.override("en"):
         assert cards_text(["TH"]) == "10♥"
 

@@ -72,7 +72,7 @@ def engine_messages() -> list[tuple[str, str, str]]:
             fixed = FIXED_CODE.get((path.name, name))
             if fixed is not None and len(args) == 1:
                 code, message = fixed, _message(args[0])
-            elif name in ("_err", "IllegalActionError") and len(args) == 2:
+            elif name in ("illegal", "IllegalActionError") and len(args) == 2:
                 if not isinstance(args[0], ast.Constant):
                     continue
                 code, message = str(args[0].value), _message(args[1])

@@ -77,7 +77,7 @@ def test_sign_up_defaults_to_the_browser_language_and_saves_it() -> None:
     preference = NotificationPreference.objects.get(user__username="jon")
     # No zone from the browser: the language's country.
     assert (preference.language, preference.time_zone) == ("is", "Atlantic/Reykjavik")
-    assert "Halló, jon!" in client.get("/").content.decode()
+    assert "Velkomin(n), jon!" in client.get("/").content.decode()
 
 
 def test_sign_up_keeps_the_browsers_time_zone() -> None:
@@ -139,7 +139,7 @@ def test_dates_follow_the_users_time_zone_and_language(users: Any, browser_for: 
     ("lang", "phrases"),
     [
         ("de", ["Tisch eröffnen", "Spielart", "Klassisches Canasta", "Zeit pro Zug", "3 Tage"]),
-        ("is", ["Opna borð", "Afbrigði", "Hefðbundið kanasta", "Tími á hverja umferð", "3 dagar"]),
+        ("is", ["Opna borð", "Afbrigði", "Klassísk kanasta", "Tími á hverja umferð", "3 dagar"]),
     ],
 )
 def test_the_create_form_is_translated_without_spec_references(
@@ -154,7 +154,7 @@ def test_the_create_form_is_translated_without_spec_references(
 
 def test_the_lobby_in_icelandic(users: Any, browser_for: Any, game: Any) -> None:
     html = browser_for("alice", language="is").get("/").content.decode()
-    assert "Leikirnir þínir" in html and "Hefðbundið kanasta, 4 leikmenn" in html
+    assert "Leikirnir þínir" in html and "Klassísk kanasta, 4 leikmenn" in html
 
 
 def test_a_refusal_on_a_page_is_in_the_readers_language(users: Any, browser_for: Any) -> None:
