@@ -116,7 +116,7 @@ RANK_PLURALS: dict[str, dict[str, str]] = {
         "2": "Tvistar",
     },
 }
-# Meld keys that are not a rank of natural cards (table-json.md "melds").
+# Meld keys that are not a rank of natural cards (docs/formats.md "melds").
 SPECIAL_KEYS: dict[str, dict[str, str]] = {
     "en": {"W": "Wild cards", "3": "Black threes", "wild": "Wild cards"},
     "de": {"W": "Joker und Zweien", "3": "Schwarze Dreien", "wild": "Joker und Zweien"},

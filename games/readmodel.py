@@ -205,7 +205,7 @@ def hand_entry(hand: Hand) -> dict[str, Any]:
         "number": hand.number,
         "dealer": hand.dealer,
         "commitment": hand.commitment,
-        # fair-shuffle.md: the seed is secret until the hand is over.
+        # docs/fair-shuffle.md: the seed is secret until the hand is over.
         "seed": hand.seed if over else None,
         "started_at": iso(hand.started_at),
         "finished_at": iso(hand.finished_at),

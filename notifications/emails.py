@@ -370,7 +370,7 @@ def _invitation(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 
 
 def _generic(payload: dict[str, Any], reply_to: str | None) -> _Parts:
-    # Kinds without their own layout (later issues) carry their subject and text.
+    # Kinds without their own layout carry their subject and text.
     return _Parts(str(payload.get("subject", "Canasta")), [str(payload.get("text", ""))])
 
 

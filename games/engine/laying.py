@@ -1,4 +1,4 @@
-"""Laying melds and additions, all or nothing (classic.md §5, §8, §9)."""
+"""Laying melds and additions, all or nothing (docs/rules.md: melds, canastas, going out)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def plan_lay(
     remaining += incoming
     canasta_count = sum(1 for c in melds.values() if len(c) >= CANASTA_SIZE)  # canasta_kind
     may_go_out = canasta_count >= rules.canastas_needed(t.players) and t.go_out is not False
-    # Black threes meld only by a player going out (classic.md §5): at most one card left.
+    # Black threes meld only by a player going out (docs/rules.md#melds): at most one card left.
     going_out = may_go_out and len(remaining) <= 1
     for key in changed:
         check_meld(rules, key, melds[key], going_out=going_out)
@@ -156,7 +156,7 @@ def lay(
     incoming: list[Card],
     way_out: WayOut | None,
 ) -> None:
-    """Lay melds and additions for the current player, all or nothing (classic.md §5, §8, §9).
+    """Lay melds and additions for the current player, all or nothing (docs/rules.md: melds, canastas, going out).
     ``way_out``: see plan_lay."""
     melds, remaining, changed, started = plan_lay(
         t, new_melds=new_melds, adds=adds, pile=pile, used=used, incoming=incoming, way_out=way_out
@@ -179,7 +179,7 @@ def lay(
 
 def _concealed_after(t: Table, changed: list[str], started: list[str]) -> list[str] | None:
     """The melds laid from the hand alone this turn, while going out concealed is still
-    possible (classic.md §9; party: the side's first meld); None once it is not."""
+    possible (docs/rules.md#going-out; party: the side's first meld); None once it is not."""
     seat = t.turn
     had_melded = bool(t.melds[t.side_of(seat)])
     fresh = (not had_melded) if t.rules.concealed_scope == "side" else not t.melded[seat]

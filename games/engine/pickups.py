@@ -1,5 +1,5 @@
 """Taking the pile as a choice: every way to take it now, and whether the seat can or must
-(classic.md §7, §10). Decided by the rules directly (pile.check_pickup_cards and
+(docs/rules.md: the discard pile, the stock runs out). Decided by the rules directly (pile.check_pickup_cards and
 laying.plan_lay, which the move itself runs), without a trial move: play asks here when the
 stock runs out, and legal lists these pickups.
 """
@@ -161,7 +161,7 @@ def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list
     return melds
 
 
-# --- the stock runs out (classic.md §10) ----------------------------------------------------
+# --- the stock runs out (docs/rules.md#when-the-stock-runs-out) ---------------------------
 
 
 def can_take_pile(t: Table, seat: int) -> bool:

@@ -1,4 +1,4 @@
-"""Taking the discard pile (classic.md §7, §10; variants.md)."""
+"""Taking the discard pile (docs/rules.md: the discard pile, the stock runs out; docs/variants.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .turn import (
 
 
 def pile_frozen(t: Table, side: int) -> bool:
-    """Frozen for ``side`` (classic.md §7; party's wild-card freeze; never in family and tiles)."""
+    """Frozen for ``side`` (docs/rules.md#the-discard-pile; party's wild-card freeze; never in family and tiles)."""
     rules = t.rules
     if rules.freeze == "none":
         return False
@@ -79,7 +79,7 @@ def check_pile_takeable(t: Table) -> None:
             "cannot_take_pile", "your side must make its initial meld before taking the pile"
         )
     if not t.stock and rules.stock_out == "tiles":
-        # variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
+        # docs/variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
         raise illegal(
             "cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)"
         )
@@ -163,7 +163,7 @@ def _pile_taken(t: Table, out: Outcome, *, rest: list[Card], top: Card, bonus: l
     seat = t.turn
     t.discard = []
     for card in bonus:
-        # classic.md §7: red threes in the pile are laid out without replacement.
+        # docs/rules.md#the-discard-pile: red threes in the pile are laid out without replacement.
         lay_out_red_three(t, seat, card, out)
     out.events.append({"type": "pickup", "seat": seat, "cards": [*rest, top]})
     if not t.over:

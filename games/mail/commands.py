@@ -1,7 +1,6 @@
 """The command language of email replies (and of any text box that wants it).
 
-`parse_commands(text, view, lang=...)` turns a reply into engine actions (table-json.md,
-"Actions") and service commands (module `parsing`); `format_action(action, variant, lang)`
+`parse_commands(text, view, lang=...)` turns a reply into engine actions (docs/formats.md#actions) and service commands (module `parsing`); `format_action(action, variant, lang)`
 writes an action back as the command that produces it (module `formatting`);
 `help_text(variant, lang)` is the plain-text help that every turn email carries (module
 `help`). This module is their public face and the reference of the grammar below.

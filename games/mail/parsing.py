@@ -71,7 +71,7 @@ class Command:
 
     line: str  # the command as written (one ``;`` segment of a line, trimmed)
     line_number: int  # 1-based, in the text given to parse_commands
-    action: ActionJSON | None = None  # table-json.md action
+    action: ActionJSON | None = None  # docs/formats.md action
     service: str | None = None  # "resign", "status" or "help"
 
     @property
