@@ -155,7 +155,6 @@ def emails_checked(emails: list[str] | tuple[str, ...]) -> list[str]:
     return normalized
 
 
-@transaction.atomic
 def _check_clock(turn_seconds: int | None, timeout_policy: str) -> None:
     # The floor is a setting so that tests and demos can use seconds (minutes in production).
     low, high = settings.CANASTA_MIN_TURN_SECONDS, settings.CANASTA_MAX_TURN_SECONDS
@@ -201,6 +200,7 @@ def _check_seats(
     return invited, list(emails)
 
 
+@transaction.atomic
 def game_create(
     *,
     creator: Any,

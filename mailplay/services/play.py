@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import display, engine
 from games.mail.commands import Command, CommandError, format_action, parse_commands
+from games.messages import error_message, message_for
 from games.models import Game, Move, Seat
 from games.services.errors import GameError
 from games.services.moves import DRAW_STANDS, game_resign, moves_submit
@@ -107,7 +108,7 @@ def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves:
     try:
         game_resign(game_id=game.pk, user=token.user)
     except GameError as error:
-        return error_answer(error.code, error.message.rstrip("."))
+        return error_answer(error.code, error_message(error, game.variant).rstrip("."))
     return Answer(
         "resigned",
         _("You resigned"),
@@ -152,7 +153,7 @@ def _run_once(*, token: ReplyToken, text: str, lang: str) -> Answer | None:
             return _draw_stands(token, error, command)
         return error_answer(
             error.code,
-            error.message.rstrip("."),
+            error_message(error, game.variant).rstrip("."),
             line=command.line if command else "",
             line_number=command.line_number if command else 0,
         )
@@ -166,7 +167,8 @@ def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -
     seat = token.seat_number
     lang = translation.get_language()
     drawn = [display.card_label(c, game.variant, lang) for c in error.details.get("drawn") or []]
-    refused = error.message.removeprefix(DRAW_STANDS).rstrip(".")
+    english = error.message.removeprefix(DRAW_STANDS)
+    refused = message_for(error.code, english, kind=error.kind, variant=game.variant).rstrip(".")
     return draw_stands_answer(
         error.code,
         refused,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from api.messages import cards_text, message_for
+from games.messages import cards_text, message_for
 from games.services.errors import ErrorKind
 from notifications.models import NotificationPreference
 from notifications.services.preferences import preference_update

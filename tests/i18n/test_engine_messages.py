@@ -1,7 +1,7 @@
 """Every refusal the engine writes has a sentence for people (api/messages.py).
 
 The engine is pure and English: it raises a code and an English message, which the layer
-above turns into the reader's language by a pattern per message. This test reads the engine's
+above turns into the reader's language by a pattern per message (games/messages.py). This test reads the engine's
 source for every message it can raise, fills its placeholders with sample values, and checks
 that a pattern of the same code matches: a new or reworded engine message without a pattern
 fails here instead of reaching a German page in English.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from api.messages import PATTERNS, message_for
+from games.messages import PATTERNS, message_for
 from games.services.errors import ErrorKind
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
@@ -97,7 +97,7 @@ def test_every_engine_refusal_has_a_sentence_for_people(
     where: str, code: str, message: str
 ) -> None:
     assert any(p.code == code and p.regex.match(message) for p in PATTERNS), (
-        f"{where}: no pattern in api/messages.py for {code}: {message!r}"
+        f"{where}: no pattern in games/messages.py for {code}: {message!r}"
     )
     with translation.override("de"):
         german = message_for(code, message, kind=ErrorKind.ILLEGAL)

@@ -47,7 +47,9 @@ def test_german_gmail_reply_is_played_not_read_as_the_command_am(game: Any) -> N
     assert "processed: applied" in receive(raw)
     assert Move.objects.filter(game=game).count() == 1
     answer = _turn_mail()
-    assert answer.subject.startswith("[Canasta] Zug ausgeführt")
+    # The game's one subject; what the answer says comes first in the body.
+    assert "(Spiel " in answer.subject
+    assert answer.body.lstrip().startswith("Zug ausgeführt")
     assert "Ausgeführt: ziehen." in answer.body
     assert "Sie haben " in answer.body and " gezogen." in answer.body
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts.services.addresses import address_set, address_state, confirmation_resend
-from api.messages import error_message
+from games.messages import error_message
 from games.services.errors import GameError
 from mailplay.models import AutoDraw
 from mailplay.services.autodraw import auto_draw_of, auto_draw_update

@@ -8,8 +8,8 @@ from uuid import UUID
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from api.messages import error_message
 from games import selectors
+from games.messages import error_message
 from games.models import Game, Seat
 from games.services.errors import ErrorKind, GameError
 

@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from api.messages import error_message
 from clients.models import TokenKind, TokenScope
 from clients.selectors import tokens_of
 from clients.services.tokens import account_tokens_revoke, token_create, token_revoke
+from games.messages import error_message
 from games.services.errors import GameError
 
 
