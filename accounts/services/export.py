@@ -35,14 +35,16 @@ def _account(user: Any) -> dict[str, Any]:
     }
 
 
-def _preferences(user: Any) -> dict[str, Any]:
+def preferences_export(user: Any) -> dict[str, Any]:
+    """A user's preferences as `GET /me/preferences/` and the data export show them."""
     preference = preference_of(user=user)
     return {
         "email_mode": preference.email_mode,
         "digest_hour": preference.digest_hour,
+        "turn_email_delay_minutes": preference.turn_email_delay_minutes,
+        "auto_draw": auto_draw_of(user=user),
         "language": preference.language,
         "time_zone": preference.time_zone,
-        "auto_draw": auto_draw_of(user=user),
     }
 
 
@@ -129,7 +131,7 @@ def account_export(*, user: Any) -> dict[str, Any]:
         "format": FORMAT,
         "exported_at": iso(timezone.now()),
         "account": _account(user),
-        "preferences": _preferences(user),
+        "preferences": preferences_export(user),
         "absences": [
             {"starts_at": iso(a.starts_at), "ends_at": iso(a.ends_at)}
             for a in Absence.objects.filter(user=user).order_by("starts_at", "pk")

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services.export import preferences_export
 from api.idempotency import idempotent
 from api.presenters import iso
 from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
@@ -28,23 +29,11 @@ from api.serializers.me import (
     PreferencesPatchInSerializer,
     PreferencesSerializer,
 )
-from mailplay.services.autodraw import auto_draw_of, auto_draw_update
+from mailplay.services.autodraw import auto_draw_update
 from notifications.models import Absence
 from notifications.selectors import absences_of
 from notifications.services.absences import absence_cancel, absence_days_used, absence_declare
-from notifications.services.preferences import preference_of, preference_update
-
-
-def _preferences(user: Any) -> dict[str, Any]:
-    preference = preference_of(user=user)
-    return {
-        "email_mode": preference.email_mode,
-        "digest_hour": preference.digest_hour,
-        "turn_email_delay_minutes": preference.turn_email_delay_minutes,
-        "auto_draw": auto_draw_of(user=user),
-        "language": preference.language,
-        "time_zone": preference.time_zone,
-    }
+from notifications.services.preferences import preference_update
 
 
 def absence_entry(absence: Absence, now: datetime) -> dict[str, Any]:
@@ -72,7 +61,7 @@ class PreferencesView(APIView):
         responses={200: PreferencesSerializer, **COMMON},
     )
     def get(self, request: Request) -> Response:
-        return Response(_preferences(request.user))
+        return Response(preferences_export(request.user))
 
     @extend_schema(
         operation_id="me_preferences_update",
@@ -100,7 +89,7 @@ class PreferencesView(APIView):
             if auto_draw is not None:
                 auto_draw_update(user=request.user, auto_draw=auto_draw)
             preference_update(user=request.user, **changes)
-        return Response(_preferences(request.user))
+        return Response(preferences_export(request.user))
 
 
 class AbsencesView(APIView):
