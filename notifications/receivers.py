@@ -187,6 +187,7 @@ def on_invitation_sent(change: InvitationSent) -> None:
     outbox_enqueue(
         recipient=change.user,
         address=change.address,
+        game=game,
         kind=OutboxKind.INVITATION,
         payload=payload,
         key=key,

@@ -38,7 +38,7 @@ WORDS = {
         "title": "Kanasta í bréfaskiptum",
         "create_account": "Stofna aðgang",
         "sign_up": "Nýskrá",
-        "welcome": "Halló, {name}!",
+        "welcome": "Velkomin(n), {name}!",
         "your_games": "Leikirnir þínir",
         "new_table": "Opna borð",
         "variant": "Afbrigði",

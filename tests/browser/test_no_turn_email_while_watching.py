@@ -50,7 +50,7 @@ def test_a_player_with_the_page_open_gets_no_turn_email(live_server: Any, new_pa
     page = new_page(user=watcher)
     page.goto(f"/games/{game.pk}/")
     # The page polls the game by itself: one poll is the proof it is open and looking.
-    with page.expect_response(re.compile(rf"/api/v1/games/{game.pk}/$")):
+    with page.expect_response(re.compile(rf"/games/{game.pk}/table/$")):
         pass
 
     table = table_of(game.pk)

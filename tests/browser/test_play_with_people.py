@@ -26,7 +26,7 @@ def _create_table(page: Any, invite: str) -> str:
     page.goto("/games/new/")
     page.get_by_label("Variant").select_option("classic")
     page.get_by_label("Players", exact=True).select_option("2")
-    options = page.get_by_role("group", name="Classic Canasta options")
+    options = page.get_by_role("group", name="Classic Canasta: options")
     options.get_by_label("Seating").select_option("invitation")
     page.get_by_label("Invite players").fill(invite)
     page.get_by_role("button", name="Create the table").click()
