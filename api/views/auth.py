@@ -31,6 +31,7 @@ from api.serializers.auth import (
     TokenOutSerializer,
 )
 from api.throttles import AuthRateThrottle, PasswordRateThrottle
+from api.users import request_user
 from clients.models import ApiToken
 from clients.permissions import NotWithPersonalToken, TokenScopes
 from clients.services.tokens import account_token_create, account_tokens_revoke
@@ -169,7 +170,7 @@ class PasswordView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        user = request.user
+        user = request_user(request)
         serializer = PasswordChangeInSerializer(data=request.data, context={"user": user})
         serializer.is_valid(raise_exception=True)
         if not user.check_password(serializer.validated_data["old_password"]):
