@@ -85,7 +85,7 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     side_of: dict[Any, tuple[str, int]] = {}
     for seat in seats:
         game = seat.game
-        side = (seat.number or 0) % game.sides
+        side = seat.seated_number % game.sides
         record = records.setdefault(game.variant, VariantRecord(game.variant))
         record.played += 1
         record.won += int(game.winner_side == side)
@@ -95,7 +95,8 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     )
     for game_id, result in hands:
         variant, side = side_of[game_id]
-        records[variant].hand_points += int(result["scores"][side])
+        # result__isnull=False above; the stub types the JSON value as Optional.
+        records[variant].hand_points += int(result["scores"][side])  # type: ignore[index]
         records[variant].hands += 1
     order = list(engine.VARIANTS)
     return sorted(
