@@ -9,9 +9,9 @@ import hashlib
 import re
 from collections.abc import Iterator
 from email import errors, policy
+from email.headerregistry import AddressHeader, BaseHeader
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.headerregistry import AddressHeader, BaseHeader
 from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 
 from games.mail.body import html_to_text

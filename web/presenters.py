@@ -199,13 +199,13 @@ def _turn(
         else:
             text = _("%(asker)s asked “may I go out?”; waiting for %(name)s to answer.") % {
                 "asker": asker,
-                "name": names.get(turn, "?"),
+                "name": names.get(turn, "?") if turn is not None else "?",
             }
     elif mine:
         text = str(PHASE_HINTS.get(str(phase), str(phase)))
     else:
         waiting = PHASE_WAITING.get(str(phase), gettext_lazy("Waiting for %(name)s."))
-        text = str(waiting) % {"name": names.get(turn, "?")}
+        text = str(waiting) % {"name": names.get(turn, "?") if turn is not None else "?"}
     binding = None
     if mine and phase == "play" and view.get("go_out") is True:
         binding = _("Your partner said yes: you must go out this turn.")
