@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest
 from django.utils.translation import (
@@ -35,6 +35,9 @@ from games.mail.text import card_label
 from games.services.errors import ErrorKind, GameError
 from notifications.models import Language
 from notifications.services.preferences import language_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # games.services.moves.DRAW_STANDS: a refusal after a draw from the stock, which stands.
 DRAW_STANDS_PREFIX = "Your draw from the stock stands (a draw cannot be taken back)"
@@ -740,7 +743,9 @@ def error_message(error: GameError, variant: str = "classic") -> str:
     return message_for(error.code, error.message, kind=error.kind, variant=variant)
 
 
-def request_language(request: HttpRequest, user: Any = None, *, session: bool = False) -> str:
+def request_language(
+    request: HttpRequest, user: User | None = None, *, session: bool = False
+) -> str:
     """The language of an API answer (docs/i18n.md, "Which language").
 
     The site's own pages call the API signed in with the session cookie (`session`): those

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Value
@@ -21,6 +21,9 @@ from games.services.ratings import (
     rating_display,
     rating_margin,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass
@@ -53,7 +56,7 @@ class RatingCard:
 
 @dataclass
 class Profile:
-    user: Any
+    user: User
     ratings: list[RatingCard]
     variants: list[VariantRecord]
 
@@ -75,7 +78,7 @@ def player_by_name(username: str) -> Any:
     return user
 
 
-def _variant_records(user: Any) -> list[VariantRecord]:
+def _variant_records(user: User) -> list[VariantRecord]:
     seats = list(
         Seat.objects.filter(
             user=user, status=SeatStatus.JOINED, game__status=GameStatus.FINISHED
@@ -104,7 +107,7 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     )
 
 
-def profile_of(user: Any) -> Profile:
+def profile_of(user: User) -> Profile:
     """Ratings with their history, and per variant: matches, wins, the average hand score."""
     history: dict[str, list[RatingChange]] = {}
     for change in RatingChange.objects.filter(user=user).order_by("created_at", "id"):
