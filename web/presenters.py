@@ -234,9 +234,10 @@ def side_names(game: Game, names: Mapping[int, str], me: int | None) -> list[str
 
 
 def _hands(game: Game, current: int | None, sides: Sequence[str]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for hand in reversed(selectors.hands_of(game=game)):
-        entry = hand_entry(hand)
+        # The page's row: the API's hand entry with its text forms added.
+        entry: dict[str, Any] = dict(hand_entry(hand))
         entry["scores_text"] = scores_text(entry["scores"], sides) if entry["scores"] else ""
         entry["totals_text"] = scores_text(entry["totals"], sides) if entry["totals"] else ""
         entry["current"] = hand.number == current and hand.finished_at is None
@@ -298,9 +299,9 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     }
     names = player_names(game, me)
     context["result"] = _result(game, names, me)
-    if table is None:
-        return context
     view = detail["table"]
+    if table is None or view is None:
+        return context
     display = view.get("display")
     hand_number = table.hand
     plan = form.plan if form is not None else []
