@@ -36,10 +36,11 @@ def _reset_links(row: Outbox) -> dict[str, str]:
 
 
 def _confirm_links(row: Outbox) -> dict[str, str]:
-    if row.recipient_id is None:
+    recipient = row.recipient
+    if recipient is None:
         return {}
-    token = confirmation_token(user=row.recipient, address=row.recipient.email)
-    return {"link": site_url(f"/account/confirm/{token}/"), "address": row.recipient.email}
+    token = confirmation_token(user=recipient, address=recipient.email)
+    return {"link": site_url(f"/account/confirm/{token}/"), "address": recipient.email}
 
 
 def invitation_link(invitation: Invitation) -> str:

@@ -89,7 +89,9 @@ def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
         details = {"fields": detail} if isinstance(detail, dict) else {"errors": detail}
         return code, "The request is invalid: see details.", details
     if isinstance(exc, exceptions.Throttled):
-        wait = int(exc.wait) if exc.wait is not None else None
+        # DRF sets `wait` in Throttled.__init__; the stub does not declare it.
+        raw_wait = getattr(exc, "wait", None)
+        wait = int(raw_wait) if raw_wait is not None else None
         return code, "Too many requests; retry after the time given.", {"retry_after": wait}
     return code, str(exc.detail), {}
 

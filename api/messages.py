@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 from django.utils.translation import get_language_from_request
@@ -11,10 +11,15 @@ from games.messages import cards_text, error_message, message_for
 from notifications.models import Language
 from notifications.services.preferences import language_of
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 __all__ = ["cards_text", "error_message", "message_for", "request_language"]
 
 
-def request_language(request: HttpRequest, user: Any = None, *, session: bool = False) -> str:
+def request_language(
+    request: HttpRequest, user: User | None = None, *, session: bool = False
+) -> str:
     """The language of an API answer (docs/i18n.md, "Which language").
 
     The site's own pages call the API signed in with the session cookie (`session`): those

@@ -8,6 +8,7 @@ character escaped, which is valid JSON, so the client gets the answer it was mea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import renderers
@@ -18,14 +19,15 @@ class JSONRenderer(renderers.JSONRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         try:
             return super().render(data, accepted_media_type, renderer_context)
         except UnicodeEncodeError:
             escaping = ASCIIJSONRenderer()
-            escaping.strict = self.strict
-            escaping.compact = self.compact
+            # Instance attributes on purpose (the class ones stay); the stub says ClassVar.
+            escaping.strict = self.strict  # type: ignore[misc]
+            escaping.compact = self.compact  # type: ignore[misc]
             return escaping.render(data, accepted_media_type, renderer_context)
 
 

@@ -148,6 +148,8 @@ class WindowRateThrottle(BaseThrottle):
         if not rate:
             return True
         allowed, duration = SimpleRateThrottle.parse_rate(None, rate)  # type: ignore[arg-type]
+        if allowed is None or duration is None:
+            return True
         now = time.time()
         window = int(now // duration)
         count = window_count(f"{self.cache_prefix}:{scope}:{who}:{window}", duration)

@@ -126,6 +126,11 @@ def events_render(events: Iterable[Any], *, user_id: int) -> list[Any]:
     return events
 
 
+def reader_ids(game: Game) -> list[int]:
+    """The ids of the people seated at a game (seats_of), in order: an event's readers."""
+    return sorted({seat.user_id for seat in seats_of(game) if seat.user_id is not None})
+
+
 def seats_of(game: Game) -> list[Seat]:
     """The people seated at a game: who an event of that game reaches."""
     return [

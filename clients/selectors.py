@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypedDict
+from uuid import UUID
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
@@ -20,7 +21,11 @@ DELIVERIES_PAGE_DEFAULT = 50
 DELIVERIES_PAGE_MAX = 200
 
 
-def _seated_games(user: Any) -> QuerySet[Seat]:
+class _GameRow(TypedDict):
+    game_id: UUID
+
+
+def _seated_games(user: Any) -> QuerySet[Seat, _GameRow]:
     """The games whose shared events reach `user`: those they sit at as a person, unless the
     game ended longer ago than the feed keeps events (nothing of it is left to read)."""
     kept_since = timezone.now() - timedelta(days=settings.CANASTA_EVENTS_RETENTION_DAYS)

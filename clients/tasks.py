@@ -15,8 +15,8 @@ from clients.services.webhooks import webhooks_sweep
 @shared_task(
     name="clients.tasks.deliver_webhook",
     ignore_result=True,
-    soft_time_limit=RUN_SECONDS + 30,
-    time_limit=RUN_SECONDS + 45,
+    soft_time_limit=int(RUN_SECONDS) + 30,
+    time_limit=int(RUN_SECONDS) + 45,
 )
 def deliver_webhook(webhook_id: int) -> str:
     return webhook_run(webhook_id)

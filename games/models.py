@@ -151,8 +151,17 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = self.user.get_username() if self.user_id else self.kind
+        who = self.user.get_username() if self.user is not None else self.kind
         return f"seat {self.number} of {self.game_id}: {who}"
+
+    @property
+    def seated_number(self) -> int:
+        """`number` where the seat is known to be seated (a started game): an int, never None.
+
+        A seat without a number here is a bug, and it says so rather than playing as seat 0."""
+        if self.number is None:
+            raise ValueError(f"seat {self.pk} of game {self.game_id} has no number yet")
+        return self.number
 
     @property
     def display_name(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.utils import timezone
 
@@ -20,12 +20,108 @@ from games.engine import Table
 from games.models import Game, GameState, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
 from games.players import player_name
 
+# The shapes below are the API's payloads; api/serializers/ describes each for the OpenAPI
+# schema, and tests/api/test_payload_types.py checks that both name the same fields.
+
+
+class MoveEntry(TypedDict):
+    seq: int
+    hand: int
+    seat: int
+    actor: str
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: str | None
+
+
+class AbsenceEntry(TypedDict):
+    starts_at: str | None
+    ends_at: str | None
+
+
+class Presence(TypedDict):
+    presence: str
+    bot_level: str | None
+    stand_in: str | None
+    timeouts_in_a_row: int
+
+
+class SeatEntry(Presence):
+    seat: int | None
+    side: int | None
+    username: str | None
+    kind: str
+    status: str
+    drew: str | None
+    absent: list[AbsenceEntry]
+
+
+class ResultEntry(TypedDict):
+    reason: str
+    winner: int | None
+
+
+class HandNumber(TypedDict):
+    number: int
+    commitment: str
+
+
+class Mine(TypedDict):
+    my_seat: int | None
+    my_side: int | None
+    my_status: str | None
+    my_turn: bool
+
+
+class GameSummary(Mine):
+    id: str
+    variant: str
+    players: int
+    public: bool
+    rated: bool
+    status: str
+    version: int
+    created_by: str
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    turn: int | None
+    turn_started_at: str | None
+    deadline: str | None
+    weekend_pause: bool
+    moves: int
+    totals: list[int] | None
+    seats: list[SeatEntry]
+    result: ResultEntry | None
+
+
+class GameDetail(GameSummary):
+    options: dict[str, Any]
+    turn_seconds: int | None
+    timeout_policy: str
+    seating_seed: str | None
+    current_hand: HandNumber | None
+    table: dict[str, Any] | None
+
+
+class HandEntry(TypedDict):
+    number: int
+    dealer: int
+    commitment: str
+    seed: str | None
+    started_at: str | None
+    finished_at: str | None
+    end_reason: str | None
+    scores: list[int] | None
+    totals: list[int] | None
+    result: dict[str, Any] | None
+
 
 def iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
-def move_entry(move: Move, viewer: int | None) -> dict[str, Any]:
+def move_entry(move: Move, viewer: int | None) -> MoveEntry:
     """One log entry as `viewer` may see it (the API's move log, the feed's `move` events and
     the game page's history all show this shape)."""
     return {
@@ -40,7 +136,7 @@ def move_entry(move: Move, viewer: int | None) -> dict[str, Any]:
 
 
 # user id -> that player's current and coming absences, as shown to everyone at the table.
-Absences = Mapping[Any, list[dict[str, str | None]]]
+Absences = Mapping[Any, list[AbsenceEntry]]
 
 # Absences matter while a game can still wait for someone; a finished game shows none.
 _WAITING = (GameStatus.OPEN, GameStatus.ACTIVE)
@@ -68,7 +164,7 @@ def game_state(game: Game) -> GameState | None:
         return None  # a table cancelled before it started
 
 
-def absences_for(games: Iterable[Game]) -> dict[Any, list[dict[str, str | None]]]:
+def absences_for(games: Iterable[Game]) -> dict[Any, list[AbsenceEntry]]:
     """The current and coming absences of everyone seated at ``games``: one query for all of
     them (a page of games included), none when no game is waiting for anyone or the seats
     were loaded knowing that nobody is absent."""
@@ -79,7 +175,7 @@ def absences_for(games: Iterable[Game]) -> dict[Any, list[dict[str, str | None]]
         for seat in game.seats.all()
         if seat.user_id is not None
     ]
-    found: dict[Any, list[dict[str, str | None]]] = {}
+    found: dict[Any, list[AbsenceEntry]] = {}
     # Seats loaded by games.services.common.game_lock say whether their user may be absent
     # (games.hooks.seat_annotations): none is, so there is nothing to read.
     if all(getattr(seat, "may_be_absent", True) is False for seat in seats):
@@ -92,7 +188,7 @@ def absences_for(games: Iterable[Game]) -> dict[Any, list[dict[str, str | None]]
     return found
 
 
-def _presence(seat: Seat) -> dict[str, Any]:
+def _presence(seat: Seat) -> Presence:
     """What partners and opponents see of a seat: human, away (a bot stands in), or bot."""
     level = seat.bot_level or "basic"
     is_bot = seat.kind == SeatKind.BOT
@@ -104,7 +200,7 @@ def _presence(seat: Seat) -> dict[str, Any]:
     }
 
 
-def _seat(game: Game, seat: Seat, absences: Absences) -> dict[str, Any]:
+def _seat(game: Game, seat: Seat, absences: Absences) -> SeatEntry:
     return {
         "seat": seat.number,
         "side": seat.number % game.sides if seat.number is not None else None,
@@ -117,20 +213,20 @@ def _seat(game: Game, seat: Seat, absences: Absences) -> dict[str, Any]:
     }
 
 
-def _seats(game: Game, absences: Absences) -> list[dict[str, Any]]:
+def _seats(game: Game, absences: Absences) -> list[SeatEntry]:
     ordered = sorted(
         game.seats.all(), key=lambda s: (s.number is None, s.number, s.created_at, s.pk)
     )
     return [_seat(game, seat, absences) for seat in ordered]
 
 
-def _result(game: Game) -> dict[str, Any] | None:
+def _result(game: Game) -> ResultEntry | None:
     if not game.end_reason:
         return None
     return {"reason": game.end_reason, "winner": game.winner_side}
 
 
-def _mine(game: Game, seat: Seat | None) -> dict[str, Any]:
+def _mine(game: Game, seat: Seat | None) -> Mine:
     number = viewer_seat(seat)
     return {
         "my_seat": number,
@@ -140,7 +236,7 @@ def _mine(game: Game, seat: Seat | None) -> dict[str, Any]:
     }
 
 
-def game_summary(game: Game, seat: Seat | None, absences: Absences | None = None) -> dict[str, Any]:
+def game_summary(game: Game, seat: Seat | None, absences: Absences | None = None) -> GameSummary:
     """A game without its table, for lists.
 
     ``absences``: absences_for() of a whole page of games; None reads this game's (a query).
@@ -174,23 +270,21 @@ def game_summary(game: Game, seat: Seat | None, absences: Absences | None = None
 
 def game_detail(
     game: Game, seat: Seat | None, table: Table | None = None, absences: Absences | None = None
-) -> dict[str, Any]:
+) -> GameDetail:
     """The game as ``seat`` sees it, with `table` = the engine's Player view for that seat.
 
     ``table`` may pass the engine Table the caller already holds, sparing a parse.
     """
     state = game_state(game)
-    body = game_summary(game, seat, absences)
-    body.update(
-        {
-            "options": dict(game.options),
-            "turn_seconds": game.turn_seconds,
-            "timeout_policy": game.timeout_policy,
-            "seating_seed": game.seating_seed or None,
-            "current_hand": None,
-            "table": None,
-        }
-    )
+    body: GameDetail = {
+        **game_summary(game, seat, absences),
+        "options": dict(game.options),
+        "turn_seconds": game.turn_seconds,
+        "timeout_policy": game.timeout_policy,
+        "seating_seed": game.seating_seed or None,
+        "current_hand": None,
+        "table": None,
+    }
     if state is not None:
         if table is None:
             table = engine.from_json(state.table)
@@ -199,7 +293,7 @@ def game_detail(
     return body
 
 
-def hand_entry(hand: Hand) -> dict[str, Any]:
+def hand_entry(hand: Hand) -> HandEntry:
     over = hand.finished_at is not None
     return {
         "number": hand.number,

@@ -19,7 +19,7 @@ class ReplyTokenAdmin(ViewOnlyAdmin):
     # The token is a credential: shown nowhere, not even to operators. What it is bound to
     # (hand, last move, turn) is read-only: an operator may revoke an address, never move it
     # to another turn.
-    fields = [
+    readonly_fields = [
         "game",
         "user",
         "seat_number",
@@ -30,9 +30,9 @@ class ReplyTokenAdmin(ViewOnlyAdmin):
         "revoked_at",
         "last_used_at",
     ]
-    list_display = ["id", *fields]
+    list_display = ["id", *readonly_fields]
     list_filter = ["revoked_at"]
-    readonly_fields = fields
+    fields = tuple(readonly_fields)
     actions = ["revoke"]
 
     @admin.action(description="Revoke the selected reply addresses")
@@ -47,7 +47,7 @@ class InboundMessageAdmin(ViewOnlyAdmin):
     list_display = ["id", "received_at", "status", "reason", "source", "user", "game", "size"]
     list_filter = ["status", "source"]
     search_fields = ["message_id", "from_address", "reason"]
-    fields = [
+    readonly_fields = [
         "received_at",
         "status",
         "reason",
@@ -59,12 +59,12 @@ class InboundMessageAdmin(ViewOnlyAdmin):
         "token",
         "size",
     ]
-    readonly_fields = fields
+    fields = tuple(readonly_fields)
 
 
 @admin.register(MailPlayer)
 class MailPlayerAdmin(ViewOnlyAdmin):
     list_display = ["user", "auto_draw", "first_reply_at"]
     list_filter = ["auto_draw"]
-    fields = ["user", "auto_draw", "first_reply_at"]
-    readonly_fields = fields
+    readonly_fields = ["user", "auto_draw", "first_reply_at"]
+    fields = tuple(readonly_fields)

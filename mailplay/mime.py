@@ -9,9 +9,10 @@ import hashlib
 import re
 from collections.abc import Iterator
 from email import errors, policy
+from email.headerregistry import AddressHeader, BaseHeader
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 
 from games.mail.body import html_to_text
 
@@ -84,8 +85,12 @@ def sender(message: Message) -> str | None:
     if len(values) != 1:
         return None
     value = values[0]
-    addresses = getattr(value, "addresses", None)
-    if addresses is None or len(addresses) != 1:
+    # The registry's header classes are BaseHeader + AddressHeader (a str subclass); a policy
+    # without the registry gives a plain str, which is not read here.
+    if not isinstance(value, BaseHeader) or not isinstance(value, AddressHeader):
+        return None
+    addresses = value.addresses
+    if len(addresses) != 1:
         return None
     defects = [d for d in value.defects if not isinstance(d, errors.ObsoleteHeaderDefect)]
     if defects or any(group.display_name is not None for group in value.groups):
@@ -187,6 +192,6 @@ def body_text(message: EmailMessage) -> str:
     text = _part_text(part)
     if part.get_content_subtype() == "html":
         return html_to_text(text)
-    if (part.get_param("format") or "").lower() == "flowed":
-        text = _unflow(text, (part.get_param("delsp") or "").lower() == "yes")
+    if collapse_rfc2231_value(part.get_param("format") or "").lower() == "flowed":
+        text = _unflow(text, collapse_rfc2231_value(part.get_param("delsp") or "").lower() == "yes")
     return text

@@ -53,7 +53,7 @@ class OutboxAdmin(ViewOnlyAdmin):
     list_display = ["id", "kind", "recipient", "status", "attempts", "next_attempt_at", "sent_at"]
     list_filter = ["status", "kind", "channel"]
     search_fields = ["key", "recipient__username", "recipient__email"]
-    fields = [
+    readonly_fields = [
         "kind",
         "channel",
         "recipient",
@@ -69,7 +69,7 @@ class OutboxAdmin(ViewOnlyAdmin):
         "created_at",
         "shown_payload",
     ]
-    readonly_fields = fields
+    fields = tuple(readonly_fields)
 
     @admin.display(description="payload (public keys only)")
     def shown_payload(self, row: Outbox) -> str:
@@ -81,12 +81,12 @@ class OutboxAdmin(ViewOnlyAdmin):
 class NotificationPreferenceAdmin(ViewOnlyAdmin):
     list_display = ["user", "email_mode", "digest_hour", "last_digest_at"]
     list_filter = ["email_mode"]
-    fields = ["user", "email_mode", "digest_hour", "last_digest_at"]
-    readonly_fields = fields
+    readonly_fields = ["user", "email_mode", "digest_hour", "last_digest_at"]
+    fields = tuple(readonly_fields)
 
 
 @admin.register(Absence)
 class AbsenceAdmin(ViewOnlyAdmin):
     list_display = ["user", "starts_at", "ends_at", "created_at"]
-    fields = ["user", "starts_at", "ends_at", "created_at"]
-    readonly_fields = fields
+    readonly_fields = ["user", "starts_at", "ends_at", "created_at"]
+    fields = tuple(readonly_fields)

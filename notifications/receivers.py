@@ -62,7 +62,7 @@ def _turn_rows(
     to_act = [s for s in _humans(game) if s.number == game.turn_seat and not s.away]
     rows = []
     for seat in to_act:
-        payload = dict(payloads.turn_payload(game=game, table=table, seat=seat.number))
+        payload = dict(payloads.turn_payload(game=game, table=table, seat=seat.seated_number))
         if auto_drew:
             payload["auto_drew"] = list(auto_drew)
         rows.append(
@@ -159,7 +159,9 @@ def on_reminder_due(change: ReminderDue) -> None:
         kind=OutboxKind.REMINDER,
         game=game,
         move_seq=game.last_seq,
-        payload=payloads.turn_payload(game=game, table=change.table, seat=change.seat.number or 0),
+        payload=payloads.turn_payload(
+            game=game, table=change.table, seat=change.seat.seated_number
+        ),
     )
 
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import F, Prefetch, QuerySet
 
 from games.models import Game, GameStatus, Seat, SeatKind
 from notifications.models import Absence
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def games_waiting_for(*, user: Any) -> QuerySet[Game]:
+
+def games_waiting_for(*, user: User) -> QuerySet[Game]:
     """Active games where it is the user's turn (their own seat, not one a bot plays for
     them while they are away), most urgent first: earliest deadline, games without a deadline
     last."""
@@ -35,7 +38,7 @@ def absences_of(*, user_ids: list[Any], now: datetime) -> QuerySet[Absence]:
 
 
 def absence_intervals(
-    *, user: Any, after: datetime, before: datetime | None = None
+    *, user: User, after: datetime, before: datetime | None = None
 ) -> list[tuple[datetime, datetime]]:
     """The user's absences ending after `after` (and starting before `before`), as the
     (start, end) intervals games.timecontrol.deadline_after takes."""

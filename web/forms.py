@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -189,6 +189,11 @@ def _option_field(variant: str, option: dict[str, Any]) -> forms.Field:
     )
 
 
+def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    """A field the form declares as a choice field, typed so (`form.fields` holds Fields)."""
+    return cast(forms.ChoiceField, form.fields[name])
+
+
 class GameCreateForm(forms.Form):
     """A new table. Option fields are made from engine.list_variants(), one set per variant;
     only the chosen variant's are read."""
@@ -251,13 +256,15 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.variants = engine.list_variants()
-        self.fields["variant"].choices = [(v["name"], variant_title(v)) for v in self.variants]
+        _choice_field(self, "variant").choices = [
+            (v["name"], variant_title(v)) for v in self.variants
+        ]
         self.fields["variant"].initial = self.variants[0]["name"]
         counts = sorted({n for v in self.variants for n in v["players"]})
-        self.fields["players"].choices = [
+        _choice_field(self, "players").choices = [
             (n, pgettext("count", "%(count)s players") % {"count": n}) for n in counts
         ]
-        self.fields["bots"].choices = [(n, str(n)) for n in range(max(counts))]
+        _choice_field(self, "bots").choices = [(n, str(n)) for n in range(max(counts))]
         for variant in self.variants:
             for option in variant["options"]:
                 name = option_field_name(variant["name"], option["name"])
@@ -288,7 +295,8 @@ class GameCreateForm(forms.Form):
         return int(value) if value else None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns (the stub says it may be None)
         variant = next((v for v in self.variants if v["name"] == data.get("variant")), None)
         if variant is None:
             return data
@@ -410,7 +418,8 @@ class AbsenceForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns (the stub says it may be None)
         # The absence services compute with the year after the last day (tests/fuzz).
         for name in ("starts", "returns"):
             day = data.get(name)

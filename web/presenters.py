@@ -199,13 +199,13 @@ def _turn(
         else:
             text = _("%(asker)s asked “may I go out?”; waiting for %(name)s to answer.") % {
                 "asker": asker,
-                "name": names.get(turn, "?"),
+                "name": names.get(turn, "?") if turn is not None else "?",
             }
     elif mine:
         text = str(PHASE_HINTS.get(str(phase), str(phase)))
     else:
         waiting = PHASE_WAITING.get(str(phase), gettext_lazy("Waiting for %(name)s."))
-        text = str(waiting) % {"name": names.get(turn, "?")}
+        text = str(waiting) % {"name": names.get(turn, "?") if turn is not None else "?"}
     binding = None
     if mine and phase == "play" and view.get("go_out") is True:
         binding = _("Your partner said yes: you must go out this turn.")
@@ -234,9 +234,10 @@ def side_names(game: Game, names: Mapping[int, str], me: int | None) -> list[str
 
 
 def _hands(game: Game, current: int | None, sides: Sequence[str]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for hand in reversed(selectors.hands_of(game=game)):
-        entry = hand_entry(hand)
+        # The page's row: the API's hand entry with its text forms added.
+        entry: dict[str, Any] = dict(hand_entry(hand))
         entry["scores_text"] = scores_text(entry["scores"], sides) if entry["scores"] else ""
         entry["totals_text"] = scores_text(entry["totals"], sides) if entry["totals"] else ""
         entry["current"] = hand.number == current and hand.finished_at is None
@@ -298,9 +299,9 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     }
     names = player_names(game, me)
     context["result"] = _result(game, names, me)
-    if table is None:
-        return context
     view = detail["table"]
+    if table is None or view is None:
+        return context
     display = view.get("display")
     hand_number = table.hand
     plan = form.plan if form is not None else []

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import current_app
 from django.contrib.auth import get_user_model, password_validation
@@ -31,6 +31,9 @@ from accounts.services.addresses import address_mark_verified
 from games.services.errors import ErrorKind, GameError
 from notifications.models import Outbox, OutboxKind
 from notifications.services.outbox import outbox_enqueue
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +124,7 @@ def reset_confirm(*, uid: str, token: str, new_password: str) -> Any:
     return user
 
 
-def reset_address_proved(*, user: Any) -> None:
+def reset_address_proved(*, user: User) -> None:
     """The link reached the account's address (the token covers the address): a pending
     address is confirmed, unless another account has verified it meanwhile."""
     with contextlib.suppress(GameError):

@@ -81,7 +81,9 @@ class EventSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     seq = serializers.IntegerField(help_text="The game's move seq when it happened.")
     created_at = serializers.DateTimeField()
-    data = EventDataSerializer(help_text="What happened, as your seat sees it.")
+    # A field named `data`, as the event feed's payload has it; the stub only knows
+    # Serializer.data, the property this field shadows on the class.
+    data = EventDataSerializer(help_text="What happened, as your seat sees it.")  # type: ignore[assignment]
 
 
 class EventsOutSerializer(serializers.Serializer):

@@ -179,7 +179,9 @@ def _fresh_request(original: HttpRequest) -> HttpRequest:
     fresh.COOKIES = dict(original.COOKIES)
     engine = import_module(settings.SESSION_ENGINE)
     fresh.session = engine.SessionStore(fresh.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    fresh.user = SimpleLazyObject(lambda: auth.get_user(fresh))  # type: ignore[attr-defined]
+    # Django's own lazy user, as AuthenticationMiddleware sets it; the stub types the attribute
+    # as the user itself.
+    fresh.user = SimpleLazyObject(lambda: auth.get_user(fresh))  # type: ignore[assignment]
     return fresh
 
 

@@ -1,5 +1,8 @@
+from typing import Any, cast
+
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Field
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
@@ -28,7 +31,8 @@ class RegisterInSerializer(serializers.Serializer):
 
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()
-        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        # The username is a concrete field (never a relation), so it has validators.
+        field = cast("Field[Any, Any]", user_model._meta.get_field(user_model.USERNAME_FIELD))
         for validator in field.validators:
             try:
                 validator(value)

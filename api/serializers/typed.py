@@ -87,7 +87,7 @@ class AnswerActionSerializer(serializers.Serializer):
     yes = serializers.BooleanField()
 
 
-ACTIONS: dict[str, type[serializers.Serializer]] = {
+ACTIONS: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
     "draw": DrawActionSerializer,
     "pickup": PickupActionSerializer,
     "meld": MeldActionSerializer,

@@ -8,7 +8,7 @@ with a fresh one; POST /auth/token/revoke/ revokes them all (clients/services/to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import authenticate, get_user_model, update_session_auth_hash
 from django.db import transaction
@@ -31,16 +31,20 @@ from api.serializers.auth import (
     TokenOutSerializer,
 )
 from api.throttles import AuthRateThrottle, PasswordRateThrottle
+from api.users import request_user
 from clients.models import ApiToken
 from clients.permissions import NotWithPersonalToken, TokenScopes
 from clients.services.tokens import account_token_create, account_tokens_revoke
 from notifications.services.preferences import preference_update
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 # Managing the account needs the account itself: a session or an account token.
 BY_PERSONAL_TOKEN = {403: error("Not with a personal token: use a session or an account token.")}
 
 
-def _token_response(user: Any, token: ApiToken, key: str, *, status_code: int = 200) -> Response:
+def _token_response(user: User, token: ApiToken, key: str, *, status_code: int = 200) -> Response:
     response = Response(
         {"username": user.get_username(), "token_id": token.pk, "token": key},
         status=status_code,
@@ -169,7 +173,7 @@ class PasswordView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        user = request.user
+        user = request_user(request)
         serializer = PasswordChangeInSerializer(data=request.data, context={"user": user})
         serializer.is_valid(raise_exception=True)
         if not user.check_password(serializer.validated_data["old_password"]):

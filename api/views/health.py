@@ -115,6 +115,7 @@ class HealthView(APIView):
         responses={200: HealthSerializer, 503: HealthSerializer},
     )
     def get(self, request: Request) -> Response:
+        code: int
         components = {
             "database": database_state(),
             "cache": cache_state(),

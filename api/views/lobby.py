@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -77,8 +78,9 @@ class _GameListBase(GenericAPIView):
     # Only for the browsable API's introspection; the views query through games.selectors.
     queryset = Game.objects.none()
 
-    def _page(self, request: Request, games) -> Response:
-        page = self.paginate_queryset(selectors.with_summary_relations(games))
+    def _page(self, request: Request, games: QuerySet[Game]) -> Response:
+        # GamePagination always pages, so there is always a page (an empty one at worst).
+        page = self.paginate_queryset(selectors.with_summary_relations(games)) or []
         # One query for the absences of every player on the page.
         absences = absences_for(page)
         rows = [game_summary(game, seat_for(game, request.user), absences) for game in page]

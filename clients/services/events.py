@@ -30,7 +30,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from clients.models import Event, EventKind, Webhook, WebhookDelivery
-from clients.payloads import seats_of
+from clients.payloads import reader_ids, seats_of
 from clients.services.webhooks import webhooks_wake
 from games.engine import Table
 from games.models import Game, GameStatus, Move
@@ -185,7 +185,7 @@ def _result_drafts(
     drafts: list[Draft] = []
     for event in events:
         if event.get("type") == "hand_result":
-            facts = {"hand_result": dict(event), "totals": list(totals)}
+            facts: dict[str, Any] = {"hand_result": dict(event), "totals": list(totals)}
             drafts.append(Draft(None, EventKind.HAND_OVER, facts, readers=readers))
         elif event.get("type") == "match_over":
             facts = {
@@ -230,7 +230,7 @@ def drafts_for_moves(
     """events_for_moves' events, not yet written: for a caller that writes them together with
     others in one statement (games.services.notify.notify_batch). With ``logged``, the
     readers are locked here (with ``locks``), as events_write requires."""
-    readers = sorted({seat.user_id for seat in seats_of(game)})
+    readers = reader_ids(game)
     if not readers:
         return []
     if logged is None:
@@ -242,7 +242,7 @@ def drafts_for_moves(
         moves = _unannounced(game, logged, announced or 0, move_seq)
     drafts: list[Draft] = []
     if moves:
-        facts = {"version": game.version, "turn": game.turn_seat}
+        facts: dict[str, Any] = {"version": game.version, "turn": game.turn_seat}
         if game.status != ACTIVE:
             # Stored only when it is news: most batches leave the game active.
             facts["status"] = game.status
@@ -278,7 +278,7 @@ def events_for_timeout(
 ) -> list[Event]:
     """`timeout` for everyone at the table; each reader's view of the table after it is built
     when read."""
-    readers = sorted({seat.user_id for seat in seats_of(game)})
+    readers = reader_ids(game)
     if not readers:
         return []
     facts = {

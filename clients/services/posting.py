@@ -81,6 +81,7 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, target: Target, deadline: _Deadline) -> None:
         context = ssl.create_default_context()
         super().__init__(target.host, target.port, timeout=deadline.seconds, context=context)
+        self._tls = context
         self._target = target
         self._deadline = deadline
 
@@ -88,7 +89,7 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         sock = _connect(self._target, self._deadline)
         # The certificate is checked against the URL's host name, not the address. The
         # handshake runs after the wrapped socket is watched, so the deadline covers it too.
-        wrapped = self._context.wrap_socket(
+        wrapped = self._tls.wrap_socket(
             sock, server_hostname=self.host, do_handshake_on_connect=False
         )
         self._deadline.watch(wrapped)

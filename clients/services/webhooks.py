@@ -154,6 +154,11 @@ def webhook_delete(*, owner: Any, webhook_id: int) -> None:
 # --- waking hooks up -----------------------------------------------------------------------
 
 
+def _webhooks_run_soon(hook_ids: list[int]) -> None:
+    for hook_id in hook_ids:
+        webhook_run_soon(hook_id)
+
+
 def webhook_run_soon(hook_id: int) -> None:
     try:
         # By name (clients.tasks imports this module): the registered task where this process
@@ -176,7 +181,7 @@ def webhooks_wake(*, owner_ids: Iterable[int], now: datetime | None = None) -> l
     )
     if hooks:
         Webhook.objects.filter(pk__in=hooks).update(due_at=Coalesce("due_at", Value(now)))
-        transaction.on_commit(lambda: [webhook_run_soon(hook_id) for hook_id in hooks])
+        transaction.on_commit(lambda: _webhooks_run_soon(hooks))
     return hooks
 
 

@@ -15,6 +15,7 @@ the same player view give the same samples for the same random generator.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -158,7 +159,7 @@ class Sampler:
         for s in self.others:
             need = self.hand_sizes[s] - len(self.known[s])
             if need == 0:
-                chosen = []
+                chosen: list[Card] = []
             elif pairs > 0:
                 chosen, ordinary = _clustered_pick(
                     ordinary, need, self.known[s], pairs, s, bias, rng
@@ -166,7 +167,7 @@ class Sampler:
             elif bias is None:
                 chosen, ordinary = ordinary[:need], ordinary[need:]
             else:
-                chosen, ordinary = _weighted_pick(ordinary, need, lambda c, s=s: bias(s, c), rng)
+                chosen, ordinary = _weighted_pick(ordinary, need, functools.partial(bias, s), rng)
             t.hands[s] = list(self.known[s]) + chosen
         stock = ordinary + bonus
         rng.shuffle(stock)

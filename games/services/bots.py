@@ -37,7 +37,7 @@ def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
     memory = (
         BotMemory.from_json(stored["memory"])
         if "memory" in stored
-        else BotMemory(seat=seat.number or 0, players=game.players, hand=table.hand)
+        else BotMemory(seat=seat.seated_number, players=game.players, hand=table.hand)
     )
     moves = Move.objects.filter(game=game, seq__gt=seen).order_by("seq").only("events", "seq")
     for move in moves:
@@ -80,7 +80,7 @@ def bot_take_turn(*, game_id: UUID | str) -> bool:
     table = engine.from_json(state.table)
     memory = _memory_for(seat, game, table)
     level = seat.bot_level or "basic"
-    actions = _plan_turn(level, table, seat.number or 0, memory)
+    actions = _plan_turn(level, table, seat.seated_number, memory)
     if not actions:
         return False
     # A bot standing in for an away player is a bot too: "system" moves are only the
@@ -89,7 +89,7 @@ def bot_take_turn(*, game_id: UUID | str) -> bool:
     try:
         moves_submit_for_seat(
             game_id=game.pk,
-            seat_number=seat.number or 0,
+            seat_number=seat.seated_number,
             actions=actions,
             actor=actor,
             expected_version=game.version,

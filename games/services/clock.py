@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games import hooks
@@ -42,16 +43,23 @@ def clock_update(*, game: Game) -> None:
         game.reminder_at = None
         return
     absences = hooks.absence_intervals(user=seat.user, after=start) if seat.user_id else []
-    pause = {"weekend_pause": game.weekend_pause, "absences": absences}
-    game.deadline = deadline_after(start, game.turn_seconds, **pause)
+    weekend_pause = game.weekend_pause
+    game.deadline = deadline_after(
+        start, game.turn_seconds, weekend_pause=weekend_pause, absences=absences
+    )
     fraction = settings.CANASTA_REMINDER_FRACTION
     if 0 < fraction < 1:
-        game.reminder_at = deadline_after(start, int(game.turn_seconds * fraction), **pause)
+        game.reminder_at = deadline_after(
+            start,
+            int(game.turn_seconds * fraction),
+            weekend_pause=weekend_pause,
+            absences=absences,
+        )
     else:
         game.reminder_at = None
 
 
-def clock_refresh_for_user(*, user: object) -> int:
+def clock_refresh_for_user(*, user: User) -> int:
     """An absence of ``user`` changed: recompute the deadlines of the games waiting for them.
 
     Every open or active game they sit at also gets a new version: the game shows its

@@ -49,7 +49,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
     for seat in seats:
         seat.game = game  # one Game object for all, as a prefetch would give
     prefetched = game.seats.all()
-    prefetched._result_cache = seats  # type: ignore[attr-defined]
+    prefetched._result_cache = seats
     prefetched._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
     return game
@@ -66,7 +66,7 @@ def _seats_locked(*, with_state: bool) -> QuerySet[Seat]:
         .select_related(*related)
         .annotate(**seat_annotations(now=SENTINEL_NOW))
         .filter(game_id=SENTINEL_ID)
-        .order_by(*Seat._meta.ordering)
+        .order_by(*(Seat._meta.ordering or ()))
     )
 
 

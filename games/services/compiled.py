@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 from uuid import UUID
 from weakref import WeakKeyDictionary
 
@@ -46,7 +46,8 @@ def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., lis
     model = klass_info["model"]
     first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
     init_list = [column[0].target.attname for column in select[first:last]]
-    populators = get_related_populators(klass_info, select, db)
+    # Django 5.2's signature; the stubs follow Django 6, which added `fetch_mode`.
+    populators = get_related_populators(klass_info, select, db)  # type: ignore[call-arg]
     fields = [column[0] for column in select[0 : compiler.col_count]]
     converters = compiler.get_converters(fields)
 
@@ -66,13 +67,16 @@ def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., lis
     return make
 
 
+_M = TypeVar("_M", bound=Model)
+
+
 def compiled_run(
     *,
     shape: str,
-    model: type[Model],
-    build: Callable[[], QuerySet[Any]],
+    model: type[_M],
+    build: Callable[[], QuerySet[_M]],
     values: dict[str, tuple[Any, Any, Any]],
-) -> list[Model]:
+) -> list[_M]:
     """Run the queryset ``build()`` makes, compiled once per connection for ``shape``.
 
     ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW) where the
@@ -104,7 +108,8 @@ def compiled_run(
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         rows = cursor.fetchall()
-    return compiled.make(rows)
+    # The compiled shape builds instances of the model `build` queries.
+    return cast("list[_M]", compiled.make(rows))
 
 
 def _prepared(field: Any, value: Any, connection: Any) -> Any:

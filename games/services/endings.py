@@ -24,7 +24,7 @@ def match_winner_against(totals: list[int], loser: int) -> int | None:
 
 
 def side_of(game: Game, seat: Seat) -> int:
-    return (seat.number or 0) % game.sides
+    return seat.seated_number % game.sides
 
 
 def match_concede(
@@ -52,7 +52,7 @@ def match_concede(
         game=game,
         seq=game.last_seq + 1,
         hand=table.hand,
-        seat=seat.number,
+        seat=seat.seated_number,
         actor=actor,
         action=action,
         events=events,

@@ -159,7 +159,8 @@ def invitation_accept(*, token: str, user: Any) -> Invitation:
         state = invitation_state(invitation)
         if state == "expired":
             _release_seat(invitation)
-    if state != "pending":
+    seat_id = invitation.seat_id
+    if state != "pending" or seat_id is None:  # a pending invitation still keeps its seat
         raise invitation_refusal(state)
     with transaction.atomic():
         game = game_lock(game_id=invitation.game_id, with_state=False)
@@ -169,7 +170,7 @@ def invitation_accept(*, token: str, user: Any) -> Invitation:
                 "already_seated",
                 _("You have a seat at this table already."),
             )
-        Seat.objects.filter(pk=invitation.seat_id).update(user=user)
+        Seat.objects.filter(pk=seat_id).update(user=user)
         Invitation.objects.filter(pk=invitation.pk).update(
             status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
         )

@@ -346,7 +346,7 @@ def game_start(*, game: Game, seats: list[Seat], now: datetime) -> None:
     in_join_order = sorted(seats, key=lambda s: (s.joined_at or now, s.pk))
     if all(s.number is not None for s in seats):
         # Numbered at creation (a rematch keeps the seats of the match it replays).
-        numbers = [s.number for s in in_join_order]
+        numbers = [s.seated_number for s in in_join_order]
     else:
         numbers = _seat_numbers(game, in_join_order)
     for seat, number in zip(in_join_order, numbers, strict=True):

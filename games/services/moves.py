@@ -103,7 +103,7 @@ def _apply_batch(
     kept = _Pending(table=table)  # the batch up to its last draw from the stock
     for index, parsed in enumerate(_parse_batch(actions)):
         try:
-            outcome = engine.apply(pending.table, seat.number, parsed)  # type: ignore[arg-type]
+            outcome = engine.apply(pending.table, seat.seated_number, parsed)
         except engine.EngineError as error:
             if not kept.moves:
                 # All or nothing: nothing has been written yet, so raising discards the batch.
@@ -120,7 +120,7 @@ def _apply_batch(
                 game=game,
                 seq=game.last_seq + index + 1,
                 hand=table.hand,
-                seat=seat.number,
+                seat=seat.seated_number,
                 actor=actor,
                 action=engine.action_to_json(parsed),
                 events=outcome.events,

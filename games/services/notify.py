@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,6 +18,9 @@ from django.utils.translation import ngettext
 from games import engine, hooks
 from games.engine import Table
 from games.models import Game, Move, Seat
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def notify_batch(
@@ -107,7 +110,7 @@ def notify_invitation(
     *,
     game: Game,
     inviter: Any,
-    user: Any = None,
+    user: User | None = None,
     address: str = "",
     invitation_id: int | None = None,
     expires_at: datetime | None = None,

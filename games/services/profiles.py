@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Value
@@ -21,6 +21,9 @@ from games.services.ratings import (
     rating_display,
     rating_margin,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass
@@ -53,7 +56,7 @@ class RatingCard:
 
 @dataclass
 class Profile:
-    user: Any
+    user: User
     ratings: list[RatingCard]
     variants: list[VariantRecord]
 
@@ -75,7 +78,7 @@ def player_by_name(username: str) -> Any:
     return user
 
 
-def _variant_records(user: Any) -> list[VariantRecord]:
+def _variant_records(user: User) -> list[VariantRecord]:
     seats = list(
         Seat.objects.filter(
             user=user, status=SeatStatus.JOINED, game__status=GameStatus.FINISHED
@@ -85,7 +88,7 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     side_of: dict[Any, tuple[str, int]] = {}
     for seat in seats:
         game = seat.game
-        side = (seat.number or 0) % game.sides
+        side = seat.seated_number % game.sides
         record = records.setdefault(game.variant, VariantRecord(game.variant))
         record.played += 1
         record.won += int(game.winner_side == side)
@@ -95,7 +98,8 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     )
     for game_id, result in hands:
         variant, side = side_of[game_id]
-        records[variant].hand_points += int(result["scores"][side])
+        # result__isnull=False above; the stub types the JSON value as Optional.
+        records[variant].hand_points += int(result["scores"][side])  # type: ignore[index]
         records[variant].hands += 1
     order = list(engine.VARIANTS)
     return sorted(
@@ -103,7 +107,7 @@ def _variant_records(user: Any) -> list[VariantRecord]:
     )
 
 
-def profile_of(user: Any) -> Profile:
+def profile_of(user: User) -> Profile:
     """Ratings with their history, and per variant: matches, wins, the average hand score."""
     history: dict[str, list[RatingChange]] = {}
     for change in RatingChange.objects.filter(user=user).order_by("created_at", "id"):

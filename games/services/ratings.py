@@ -87,7 +87,8 @@ def match_totals(game: Game) -> list[int]:
     ).first()
     if last is None:
         return [0] * game.sides
-    return [int(total) for total in last["result"]["totals"]]
+    # result__isnull=False above; the stub types the JSON value as Optional.
+    return [int(total) for total in last["result"]["totals"]]  # type: ignore[index]
 
 
 def ranks_from_totals(totals: Sequence[int], loser: int | None = None) -> list[int]:
@@ -135,6 +136,13 @@ def stand_in_turns(game: Game) -> dict[int, int]:
     return counts
 
 
+def _rated_user(seat: Seat) -> int:
+    """The person of a rated seat: rating_plan rates no match with a seat without one."""
+    if seat.user_id is None:
+        raise ValueError(f"seat {seat.pk} has no player to rate")
+    return seat.user_id
+
+
 def rating_plan(game: Game) -> RatingPlan:
     """The policy of docs/ratings.md applied to a match that has ended."""
     if not game.rated:
@@ -144,7 +152,7 @@ def rating_plan(game: Game) -> RatingPlan:
         return RatingPlan(unrated=reason)
     seats = sorted(
         (s for s in game.seats.all() if s.status == SeatStatus.JOINED and s.number is not None),
-        key=lambda s: s.number or 0,
+        key=lambda s: s.seated_number,
     )
     if any(s.kind == SeatKind.BOT for s in seats):
         return RatingPlan(unrated=UNRATED_BOT)
@@ -153,15 +161,15 @@ def rating_plan(game: Game) -> RatingPlan:
     loser = _losing_side(game)
     ranks = ranks_from_totals(match_totals(game), loser)
     teams = [
-        [s for s in seats if (s.number or 0) % game.sides == side] for side in range(game.sides)
+        [s for s in seats if s.seated_number % game.sides == side] for side in range(game.sides)
     ]
     stood_in = stand_in_turns(game)
-    updated = set()
+    updated: set[int] = set()
     for seat in seats:
-        away = stood_in.get(seat.number or 0, 0) > STAND_IN_TURNS
+        away = stood_in.get(seat.seated_number, 0) > STAND_IN_TURNS
         # A stand-in's win is not the absent player's; a loss still is theirs, so walking
         # away from a losing match does not protect a rating.
-        if not away or ranks[(seat.number or 0) % game.sides] != 1:
+        if seat.user_id is not None and (not away or ranks[seat.seated_number % game.sides] != 1):
             updated.add(seat.user_id)
     return RatingPlan(teams=teams, ranks=ranks, updated=updated)
 
@@ -202,13 +210,16 @@ def rating_update_for_match(*, game: Game, now: datetime) -> list[RatingChange]:
         return []
     family = rating_family(game.variant)
     with transaction.atomic():
-        users = [seat.user_id for team in plan.teams for seat in team]
+        users = [_rated_user(seat) for team in plan.teams for seat in team]
         current = _current(users, family, now)
         teams = [
-            [MODEL.rating(mu=current[s.user_id].mu, sigma=current[s.user_id].sigma) for s in team]
+            [
+                MODEL.rating(mu=current[_rated_user(s)].mu, sigma=current[_rated_user(s)].sigma)
+                for s in team
+            ]
             for team in plan.teams
         ]
-        rated = MODEL.rate(teams, ranks=plan.ranks)
+        rated = MODEL.rate(teams, ranks=[float(rank) for rank in plan.ranks])
         changes = []
         for side, team in enumerate(plan.teams):
             for seat, after in zip(team, rated[side], strict=True):

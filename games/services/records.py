@@ -156,7 +156,7 @@ def _seating(game: Game) -> dict[str, Any]:
 
 def seat_name(seat: Seat) -> str:
     """How a seat is named in a record: the username, or the bot and its level."""
-    if seat.user_id is not None:
+    if seat.user is not None:
         return seat.user.get_username()
     if seat.kind == SeatKind.HUMAN:
         # An account deleted after the match: the seat and its moves stay in the record.
@@ -186,7 +186,9 @@ def record_export(*, game: Game) -> dict[str, Any]:
                 "end": frames[-1].table.to_json(),
             }
         )
-    seats = sorted((s for s in game.seats.all() if s.number is not None), key=lambda s: s.number)
+    seats = sorted(
+        (s for s in game.seats.all() if s.number is not None), key=lambda s: s.seated_number
+    )
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -205,7 +207,7 @@ def record_export(*, game: Game) -> dict[str, Any]:
         "seats": [
             {
                 "seat": s.number,
-                "side": (s.number or 0) % game.sides,
+                "side": s.seated_number % game.sides,
                 "name": seat_name(s),
                 "kind": s.kind,
             }

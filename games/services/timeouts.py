@@ -110,12 +110,12 @@ def timeout_apply(*, game_id: UUID | str, now: datetime | None = None) -> bool:
                 now=now,
             )
         else:
-            actions = autoplay_actions(table, seat.number or 0)
+            actions = autoplay_actions(table, seat.seated_number)
             table = batch_commit(game=game, seat=seat, actions=actions, actor=Actor.SYSTEM, now=now)
         notify_timeout(
             game=game,
             table=table,
-            timed_out_seat=seat.number or 0,
+            timed_out_seat=seat.seated_number,
             handed_to_bot=handed,
             move_seq=game.last_seq,
         )

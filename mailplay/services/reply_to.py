@@ -36,6 +36,8 @@ def reply_address_for_row(row: Outbox) -> str | None:
     seat_number = row.payload.get("seat")
     if not isinstance(seat_number, int) or isinstance(seat_number, bool):
         return None
+    if row.game_id is None or row.recipient_id is None:
+        return None
     game = Game.objects.filter(pk=row.game_id).first()
     if game is None:
         return None

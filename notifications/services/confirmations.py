@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -13,8 +13,11 @@ from django.utils import timezone
 from notifications.models import Outbox, OutboxKind
 from notifications.services.outbox import outbox_enqueue
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def address_confirmation_enqueue(*, user: Any, reason: str, unless_within_seconds: int = 0) -> Any:
+
+def address_confirmation_enqueue(*, user: User, reason: str, unless_within_seconds: int = 0) -> Any:
     """Mail `user` a link to confirm their address (the link is made when the mail is sent:
     accounts/links.py); None when none was written (no address, or one went out within
     `unless_within_seconds`)."""

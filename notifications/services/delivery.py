@@ -73,7 +73,7 @@ def payload_with_links(row: Outbox) -> dict[str, Any]:
 
 def row_address(row: Outbox) -> str:
     """Where a row's mail goes: its recipient's address now, or the row's own address."""
-    if row.recipient_id is not None:
+    if row.recipient is not None:
         return str(row.recipient.email or "")
     return row.address
 

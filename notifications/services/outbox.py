@@ -10,6 +10,7 @@ a row, and the row is marked sent right after the email backend returns.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -151,7 +152,7 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
         if row.status == OutboxStatus.PENDING and row.next_attempt_at <= now
     ]
     for outbox_id in pending:
-        transaction.on_commit(lambda outbox_id=outbox_id: _schedule_delivery(outbox_id))
+        transaction.on_commit(functools.partial(_schedule_delivery, outbox_id))
     return written
 
 

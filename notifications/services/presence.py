@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 SEEN_REASON = "the player looked at the game after the turn began"
 SEEN_HAND_REASON = "the player saw the end of the hand on the game page"
 PLAYED_REASON = "the turn was played before the email was due"
-_SEEN = {
+_SEEN: dict[str, str] = {
     OutboxKind.YOUR_TURN: SEEN_REASON,
     OutboxKind.REMINDER: SEEN_REASON,
     # The page shows the hand's score sheet: the email would tell them nothing new.
@@ -85,7 +85,7 @@ def presence_last_seen(*, user_id: Any, game_id: Any) -> datetime | None:
 
 def _turn_over(row: Outbox) -> bool:
     """The game moved on since the email's move (the player acted, or the turn passed)."""
-    if row.move_seq is None:
+    if row.move_seq is None or row.game_id is None:
         return False
     last_seq = Game.objects.filter(pk=row.game_id).values_list("last_seq", flat=True).first()
     return last_seq is not None and last_seq > row.move_seq

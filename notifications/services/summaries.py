@@ -33,7 +33,8 @@ SUMMARY_KINDS = (OutboxKind.HAND_OVER, OutboxKind.MATCH_OVER)
 
 
 def _same_thread(row: Outbox) -> Any:
-    return Outbox.objects.filter(
+    # A None matches IS NULL (Django's rule for an exact lookup); the stub refuses None.
+    return Outbox.objects.filter(  # type: ignore[misc]
         recipient_id=row.recipient_id, game_id=row.game_id, channel=OutboxChannel.EMAIL
     )
 
@@ -52,8 +53,8 @@ def hand_over_superseded(row: Outbox) -> bool:
 
 def hand_over_held(row: Outbox) -> bool:
     """The player is away (a bot plays their seat) and the match goes on."""
-    if row.kind != OutboxKind.HAND_OVER or row.game_id is None:
-        return False
+    if row.kind != OutboxKind.HAND_OVER or row.game_id is None or row.recipient_id is None:
+        return False  # no game, or an address without an account: nobody to be away
     return Game.objects.filter(
         pk=row.game_id,
         status=GameStatus.ACTIVE,

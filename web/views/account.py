@@ -35,6 +35,7 @@ from web.forms import (
     SignupForm,
     tomorrow,
 )
+from web.views.common import signed_in_user
 
 AUTO_DRAW_CHOICES = [
     (AutoDraw.OFF, translation.gettext_lazy("Never: I draw or take the pile myself")),
@@ -157,19 +158,19 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Play-by-email setting saved."))
         return redirect("web:settings")
     if which == "absence":
-        form = AbsenceForm(request.POST)
-        if form.is_valid():
-            starts, ends = form.interval(timezone.now())
+        absence_form = AbsenceForm(request.POST)
+        if absence_form.is_valid():
+            starts, ends = absence_form.interval(timezone.now())
             try:
                 absence_declare(user=user, starts_at=starts, ends_at=ends)
             except GameError as error:
-                form.add_error(None, error_message(error))
-                return _invalid(request, absence_form=form)
+                absence_form.add_error(None, error_message(error))
+                return _invalid(request, absence_form=absence_form)
             messages.success(
                 request, _("Vacation saved: your turn clocks stop while you are away.")
             )
             return redirect("web:settings")
-        return _invalid(request, absence_form=form)
+        return _invalid(request, absence_form=absence_form)
     if which == "cancel_absence":
         try:
             absence_cancel(user=user, absence_id=int(request.POST.get("absence", "0")))
@@ -196,13 +197,14 @@ def _locale_save(request: HttpRequest) -> HttpResponse:
         settings.LANGUAGE_COOKIE_NAME,
         form.cleaned_data["language"],
         max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        # One of Django's accepted values (settings.py); the stub types the setting as str.
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
     )
     return response
 
 
 def _email_change(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user = signed_in_user(request)
     # A copy: the form would change the signed-in user before the address is checked.
     form = EmailForm(request.POST, instance=get_user_model().objects.get(pk=user.pk))
     if form.is_valid():

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from games import selectors
@@ -20,6 +22,14 @@ STATUS_BY_KIND = {
     ErrorKind.CONFLICT: 409,
     ErrorKind.ILLEGAL: 422,
 }
+
+
+def signed_in_user(request: HttpRequest) -> User:
+    """The signed-in user of a view behind login_required, typed as the user model."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def visible_game(game_id: UUID | str, user: Any) -> tuple[Game, Seat | None]:

@@ -88,7 +88,9 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
                 labels.append(_("your side"))
             else:
                 members = [
-                    n for s, n in zip(seats, names, strict=True) if s.number % game.sides == side
+                    n
+                    for s, n in zip(seats, names, strict=True)
+                    if s.seated_number % game.sides == side
                 ]
                 labels.append(" & ".join(members))
         scores = scores_text(summary["totals"], labels)

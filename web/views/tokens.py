@@ -41,7 +41,9 @@ class TokenForm(forms.Form):
     )
 
 
-def _page(request: HttpRequest, form: TokenForm, *, new_key: str = "", status: int = 200):
+def _page(
+    request: HttpRequest, form: TokenForm, *, new_key: str = "", status: int = 200
+) -> HttpResponse:
     tokens = list(tokens_of(user=request.user))
     context = {
         "form": form,

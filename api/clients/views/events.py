@@ -35,6 +35,7 @@ from api.clients.serializers import EventsOutSerializer, EventsQuerySerializer
 from api.clients.streams import FeedWatch, feed_slot_take, serves_asynchronously
 from api.errors import error_body
 from api.schema import COMMON, error
+from api.users import request_user
 from clients.models import Event
 from clients.selectors import EVENTS_PAGE_MAX, last_event_id
 
@@ -78,7 +79,7 @@ class AsyncAPIView(APIView):
         self.headers = self.default_response_headers
         try:
             await sync_to_async(self.initial)(drf_request, *args, **kwargs)
-            method = drf_request.method.lower()
+            method = (drf_request.method or "get").lower()
             handler = (
                 getattr(self, method, self.http_method_not_allowed)
                 if method in self.http_method_names
@@ -176,7 +177,9 @@ class EventStreamRenderer(BaseRenderer):
     format = "sse"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> bytes:
         return json.dumps(data).encode() if data is not None else b""
 
 
@@ -295,7 +298,7 @@ class EventStreamView(APIView):
             request,
             self,
             after,
-            slot=feed_slot_take(request.user.pk),
+            slot=feed_slot_take(request_user(request).pk),
             asynchronous=asynchronous,
         )
         seconds = settings.CANASTA_EVENTS_STREAM_SECONDS
