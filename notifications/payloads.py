@@ -22,8 +22,9 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from games import engine
 from games.engine import Table
-from games.models import Hand
+from games.models import Hand, Move
 from games.scoresheet import scoresheet_hand
+from games.services.chat import chat_lines
 
 
 def game_url(game_id: Any) -> str:
@@ -97,6 +98,29 @@ def turn_payload(*, game: Any, table: Table, seat: int) -> dict[str, Any]:
         "deadline": _iso(game.deadline),
         "moment": game_moment(game, table),
     }
+
+
+TURN_CHAT_LINES = 10
+
+
+def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
+    """The table talk said since the recipient's previous turn (their last move), the latest
+    `TURN_CHAT_LINES`, without their own lines and those of players they muted: the players'
+    own words only (the service writes no line, docs/table-talk.md)."""
+    if seat.user_id is None or seat.number is None:
+        return []
+    last = (
+        Move.objects.filter(game=game, seat=seat.number)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    lines = chat_lines(
+        game_id=game.pk, user=seat.user, after_seq=last or 0, limit=TURN_CHAT_LINES + 20
+    )
+    return [{"name": line.name, "text": line.text} for line in lines if not line.mine][
+        -TURN_CHAT_LINES:
+    ]
 
 
 def timeout_payload(

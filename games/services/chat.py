@@ -179,6 +179,15 @@ def chat_lines(
     ]
 
 
+def chat_mark(*, game: Game) -> int:
+    """The id of the table's latest line (0 before the first): pages add it to their ETag, so
+    a poll sees new lines although the game itself did not change."""
+    return (
+        ChatMessage.objects.filter(game=game).order_by("-id").values_list("id", flat=True).first()
+        or 0
+    )
+
+
 def _table_user(game: Game, seat_number: Any) -> Any:
     for seat in game.seats.all():
         if seat.number == seat_number and seat.status == SeatStatus.JOINED and seat.user_id:
@@ -234,6 +243,7 @@ __all__ = [
     "RATE_LIMIT",
     "ChatLine",
     "chat_lines",
+    "chat_mark",
     "chat_mute",
     "chat_muted_seats",
     "chat_post",
