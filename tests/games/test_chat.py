@@ -87,9 +87,7 @@ def test_a_muted_player_is_hidden_for_the_muter_only_at_every_table(game, users)
 
     assert chat.chat_mute(game_id=game.pk, user=users["alice"], seat=1) is True
 
-    assert [x.text for x in chat.chat_lines(game_id=game.pk, user=users["alice"])] == [
-        "sensible"
-    ]
+    assert [x.text for x in chat.chat_lines(game_id=game.pk, user=users["alice"])] == ["sensible"]
     assert chat.chat_lines(game_id=other_table.pk, user=users["alice"]) == []
     assert len(chat.chat_lines(game_id=game.pk, user=users["bob"])) == 2
     assert chat.chat_muted_seats(game=game, user=users["alice"]) == {1}
