@@ -179,3 +179,21 @@ def test_a_say_without_words_is_refused_clearly():
     with pytest.raises(CommandError) as refused:
         parse_commands("sagen", None, lang="de")
     assert "sagen" in refused.value.message
+
+
+def test_staff_see_reports_in_the_admin_view_only(game, users, client):
+    line = _post(game, users["carol"], "rude words")
+    chat.chat_report(game_id=game.pk, user=users["alice"], message_id=line.id, reason="rude")
+    staff = users["eve"]
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+
+    listing = client.get("/admin/games/chatreport/")
+    assert listing.status_code == 200
+    assert "rude words" in listing.content.decode() and "carol" in listing.content.decode()
+    report = ChatReport.objects.get()
+    page = client.get(f"/admin/games/chatreport/{report.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    assert client.get("/admin/games/chatmessage/").status_code == 200
+    assert client.get("/admin/games/chatreport/add/").status_code == 403
