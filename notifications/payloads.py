@@ -19,6 +19,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Subquery
+from django.db.models.functions import Coalesce
 
 from games import engine
 from games.engine import Table
@@ -109,14 +111,14 @@ def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
     own words only (the service writes no line, docs/table-talk.md)."""
     if seat.user_id is None or seat.number is None:
         return []
-    last = (
-        Move.objects.filter(game=game, seat=seat.number)
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    )
+    # One query: the recipient's last move is a subquery (the game and its seats are loaded).
+    last = Move.objects.filter(game=game, seat=seat.number).order_by("-seq").values("seq")[:1]
     lines = chat_lines(
-        game_id=game.pk, user=seat.user, after_seq=last or 0, limit=TURN_CHAT_LINES + 20
+        game_id=game.pk,
+        user=seat.user,
+        after_seq=Coalesce(Subquery(last), 0),
+        limit=TURN_CHAT_LINES + 20,
+        game=game,
     )
     return [{"name": line.name, "text": line.text} for line in lines if not line.mine][
         -TURN_CHAT_LINES:

@@ -19,6 +19,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import IntegrityError, transaction
+from django.db.models import Expression
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -157,13 +158,14 @@ def chat_lines(
     *,
     game_id: UUID | str,
     user: Any,
-    after_seq: int | None = None,
+    after_seq: int | Expression | None = None,
     limit: int = 50,
     game: Game | None = None,
 ) -> list[ChatLine]:
     """The latest ``limit`` lines of the table, oldest first, without the lines of players
     ``user`` muted. ``after_seq``: only lines said after that move (the turn email's "since
-    your last turn")."""
+    your last turn"; a number or a query expression). One query when ``game`` comes with its
+    seats."""
     if game is None:
         game = game_with_seats(game_id=game_id)
     require_player(game, user)
