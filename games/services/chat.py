@@ -23,7 +23,7 @@ from django.db.models import Expression
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import ChatMessage, ChatMute, ChatReport, Game, SeatStatus
+from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat, SeatStatus
 from games.selectors import game_with_seats
 from games.services.common import require_player
 from games.services.errors import ErrorKind, GameError, not_found
@@ -136,6 +136,9 @@ def chat_post(*, game_id: UUID | str, user: Any, text: Any, source: str = "web")
     _text_check(cleaned)
     now = timezone.now()
     with transaction.atomic():
+        # The seat's row lock makes two lines sent at once by one player count one after the
+        # other (the rate limit holds under concurrency).
+        Seat.objects.select_for_update().filter(pk=seat.pk).first()
         _rate_check(game, user, now)
         message = ChatMessage.objects.create(
             game=game,
