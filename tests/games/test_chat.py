@@ -13,7 +13,7 @@ from games.mail.commands import parse_commands
 from games.models import ChatMessage, ChatReport
 from games.services import chat
 from games.services.errors import ErrorKind, GameError
-from tests.game_fixtures import start_game
+from tests.game_fixtures import play_random, start_game
 
 
 def _post(game, user, text):
@@ -120,8 +120,6 @@ def test_a_report_is_stored_once_for_the_operators(game, users):
 
 
 def test_the_service_itself_never_writes_a_line(game, users):
-    from tests.game_fixtures import play_random
-
     play_random(game, 12)
     assert not ChatMessage.objects.exists()
 
@@ -197,3 +195,26 @@ def test_staff_see_reports_in_the_admin_view_only(game, users, client):
     assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
     assert client.get("/admin/games/chatmessage/").status_code == 200
     assert client.get("/admin/games/chatreport/add/").status_code == 403
+
+
+def test_the_turn_email_gets_the_lines_since_the_last_move_without_muted_ones(game, users):
+    from notifications.payloads import turn_chat
+    from tests.game_fixtures import current_table
+
+    seat_number = current_table(game).turn
+    me = next(s for s in game.seats.all() if s.number == seat_number)
+    others = [s.user for s in game.seats.all() if s.number != seat_number]
+    _post(game, others[0], "before my move")
+    game = play_random(game, 1)  # my draw: my last move is now
+    _post(game, others[0], "after my move")
+    _post(game, others[1], "muted words")
+    _post(game, me.user, "my own words")
+    chat.chat_mute(
+        game_id=game.pk,
+        user=me.user,
+        seat=next(s.number for s in game.seats.all() if s.user_id == others[1].pk),
+    )
+
+    lines = turn_chat(game=game, seat=me)
+
+    assert lines == [{"name": others[0].username, "text": "after my move"}]
