@@ -15,6 +15,7 @@ from api.views.accounts import (
     RematchView,
 )
 from api.views.auth import AccountTokensRevokeView, PasswordView, RegisterView, TokenView
+from api.views.chat import ChatMuteView, ChatReportView, ChatView
 from api.views.health import HealthView
 from api.views.lobby import AbortView, GamesView, JoinView, LeaveView, OpenGamesView
 from api.views.log import HandsView, MovesView
@@ -53,6 +54,13 @@ urlpatterns = [
     path("games/<uuid:game_id>/reclaim/", ReclaimView.as_view(), name="game-reclaim"),
     path(
         "games/<uuid:game_id>/invitations/", GameInvitationsView.as_view(), name="game-invitations"
+    ),
+    path("games/<uuid:game_id>/chat/", ChatView.as_view(), name="game-chat"),
+    path("games/<uuid:game_id>/chat/mute/", ChatMuteView.as_view(), name="game-chat-mute"),
+    path(
+        "games/<uuid:game_id>/chat/<int:message_id>/report/",
+        ChatReportView.as_view(),
+        name="game-chat-report",
     ),
     path("games/<uuid:game_id>/rematch/", RematchView.as_view(), name="game-rematch"),
     path("invitations/accept/", InvitationAcceptView.as_view(), name="invitation-accept"),

@@ -384,6 +384,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "variants", "description": "The rule sets and their table options."},
         {"name": "lobby", "description": "Create, find, join and leave tables."},
         {"name": "play", "description": "The game as your seat sees it; your moves."},
+        {"name": "chat", "description": "Table talk: the players' chat, mute and report."},
         {"name": "log", "description": "The move log and the hands' seeds and commitments."},
         {
             "name": "me",

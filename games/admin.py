@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games import engine
-from games.models import Game, Hand, Invitation, Move, Seat
+from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Invitation, Move, Seat
 
 
 class ReadOnlyMixin:
@@ -111,3 +111,53 @@ class InvitationAdmin(admin.ModelAdmin):
     search_fields = ["email", "inviter__username"]
     exclude = ["token"]
     readonly_fields = ["game", "seat", "inviter", "email", "accepted_by", "created_at"]
+
+
+class ChatReportInline(ReadOnlyMixin, admin.TabularInline):
+    model = ChatReport
+    fields = ("reporter", "reason", "created_at")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ViewOnlyAdmin):
+    """Table talk, for following up reports: the players' own words (never cards the service
+    knows to be hidden: it writes no line itself)."""
+
+    list_display = ("id", "game", "user", "seat", "source", "created_at", "short_text")
+    list_filter = ("source",)
+    search_fields = ("game__id", "user__username", "text")
+    date_hierarchy = "created_at"
+    inlines = [ChatReportInline]
+
+    @admin.display(description="text")
+    def short_text(self, message: ChatMessage) -> str:
+        return message.text[:80]
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(ViewOnlyAdmin):
+    """Reported lines, newest first: what was said, by whom, at which table."""
+
+    list_display = ("id", "created_at", "reporter", "reported_user", "reported_text", "game")
+    search_fields = ("message__text", "reporter__username", "message__user__username")
+    date_hierarchy = "created_at"
+    list_select_related = ("message", "message__user", "reporter")
+
+    @admin.display(description="reported player")
+    def reported_user(self, report: ChatReport) -> str:
+        return report.message.user.get_username()
+
+    @admin.display(description="text")
+    def reported_text(self, report: ChatReport) -> str:
+        return report.message.text[:120]
+
+    @admin.display(description="game")
+    def game(self, report: ChatReport) -> str:
+        return str(report.message.game_id)
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(ViewOnlyAdmin):
+    list_display = ("user", "muted", "created_at")

@@ -636,6 +636,31 @@ PATTERNS: list[Pattern] = [
         r"At most (?P<limit>\d+) webhooks per account\.",
         _fmt(_("At most %(limit)s webhooks per account."), limit="limit"),
     ),
+    # --- table talk (games/services/chat.py) ---
+    _p("chat_empty", r".*", _fmt(_("Write something to say."))),
+    _p(
+        "chat_too_long",
+        r"A message can be at most (?P<limit>\d+) characters long \(yours has (?P<length>\d+)\)\.",
+        _fmt(
+            _("A message can be at most %(limit)s characters long (yours has %(length)s)."),
+            limit="limit",
+            length="length",
+        ),
+    ),
+    _p(
+        "chat_rate_limited",
+        r"You can send at most (?P<limit>\d+) messages a minute.*",
+        _fmt(
+            _(
+                "You can send at most %(limit)s messages a minute at one table; please wait a "
+                "moment."
+            ),
+            limit="limit",
+        ),
+    ),
+    _p("chat_no_such_player", r".*", _fmt(_("There is no player in that seat."))),
+    _p("chat_mute_self", r".*", _fmt(_("You cannot mute yourself."))),
+    _p("chat_report_self", r".*", _fmt(_("You cannot report your own message."))),
     _p(
         "too_many_open_feeds",
         r"You already have (?P<limit>\d+) event streams.*",

@@ -399,3 +399,66 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.game_id}: {self.display_before} -> {self.display}"
+
+
+class ChatMessage(models.Model):
+    """One line of table talk (docs/table-talk.md): a seated player's own words, as written
+    (normalised, never rewritten). The service never writes a line itself, so nothing the
+    service knows to be hidden can reach the chat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    seat = models.PositiveSmallIntegerField()
+    text = models.TextField()
+    # The game's last move when the line was said: the turn email shows the lines said since
+    # the player's previous turn.
+    after_seq = models.PositiveIntegerField(default=0)
+    source = models.CharField(max_length=5, default="web")  # "web", "api" or "email"
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+        indexes = [models.Index(fields=["game", "user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"chat {self.pk} in {self.game_id}"
+
+
+class ChatMute(models.Model):
+    """A player who does not want to read another player's lines (any table)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_muted_by"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a line, for the operators (shown in the admin, view-only)."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    reason = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"report of chat {self.message_id} by {self.reporter_id}"

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import display
+from games.mail.formatting import word
 from games.mail.text import game_line, render_table_html, render_table_text
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
@@ -128,6 +129,26 @@ def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
     return lines
 
 
+def _chat(payload: dict[str, Any], reply_to: str | None) -> list[str]:
+    """Table talk since the recipient's last turn: the players' own words, as written (the
+    HTML part escapes them like every paragraph)."""
+    lines = [line for line in payload.get("chat") or [] if isinstance(line, dict)]
+    if not lines:
+        return []
+    out = [_("Table talk since your last turn:")]
+    out += [
+        _("%(name)s: %(text)s") % {"name": line.get("name", "?"), "text": line.get("text", "")}
+        for line in lines
+    ]
+    if reply_to:
+        lang = translation.get_language()
+        out.append(
+            _("To answer the table, write a line starting with %(say)s in your reply.")
+            % {"say": word("say", lang)}
+        )
+    return out
+
+
 def _your_turn(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
     return _Parts(
@@ -136,6 +157,7 @@ def _your_turn(payload: dict[str, Any], reply_to: str | None) -> _Parts:
             _("It is your turn in %(game)s. %(deadline)s")
             % {"game": _game_line(game), "deadline": _deadline_sentence(payload)},
             *_by_email(payload, reply_to),
+            *_chat(payload, reply_to),
         ],
         _table(payload, with_legal=True, reply_to=reply_to),
     )

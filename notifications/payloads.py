@@ -19,11 +19,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Subquery
+from django.db.models.functions import Coalesce
 
 from games import engine
 from games.engine import Table
-from games.models import Hand
+from games.models import Hand, Move
 from games.scoresheet import scoresheet_hand
+from games.services.chat import chat_lines
 
 
 def game_url(game_id: Any) -> str:
@@ -97,6 +100,29 @@ def turn_payload(*, game: Any, table: Table, seat: int) -> dict[str, Any]:
         "deadline": _iso(game.deadline),
         "moment": game_moment(game, table),
     }
+
+
+TURN_CHAT_LINES = 10
+
+
+def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
+    """The table talk said since the recipient's previous turn (their last move), the latest
+    `TURN_CHAT_LINES`, without their own lines and those of players they muted: the players'
+    own words only (the service writes no line, docs/table-talk.md)."""
+    if seat.user_id is None or seat.number is None:
+        return []
+    # One query: the recipient's last move is a subquery (the game and its seats are loaded).
+    last = Move.objects.filter(game=game, seat=seat.number).order_by("-seq").values("seq")[:1]
+    lines = chat_lines(
+        game_id=game.pk,
+        user=seat.user,
+        after_seq=Coalesce(Subquery(last), 0),
+        limit=TURN_CHAT_LINES + 20,
+        game=game,
+    )
+    return [{"name": line.name, "text": line.text} for line in lines if not line.mine][
+        -TURN_CHAT_LINES:
+    ]
 
 
 def timeout_payload(

@@ -65,6 +65,9 @@ def _turn_rows(
         payload = dict(payloads.turn_payload(game=game, table=table, seat=seat.seated_number))
         if auto_drew:
             payload["auto_drew"] = list(auto_drew)
+        chat = payloads.turn_chat(game=game, seat=seat)
+        if chat:
+            payload["chat"] = chat
         rows.append(
             {
                 "recipient": seat.user,

@@ -77,6 +77,13 @@ urlpatterns = [
     path("games/<uuid:game_id>/leave/", game.leave_view, name="leave"),
     path("games/<uuid:game_id>/abort/", game.abort_view, name="abort"),
     path("games/<uuid:game_id>/resign/", game.resign_view, name="resign"),
+    path("games/<uuid:game_id>/chat/", game.chat_view, name="chat"),
+    path("games/<uuid:game_id>/chat/mute/", game.chat_mute_view, name="chat_mute"),
+    path(
+        "games/<uuid:game_id>/chat/<int:message_id>/report/",
+        game.chat_report_view,
+        name="chat_report",
+    ),
     path("games/<uuid:game_id>/replay/", records.replay_view, name="replay"),
     path("games/<uuid:game_id>/record.json", records.record_download, name="record"),
     path("archive/", records.archive_view, name="archive"),

@@ -31,6 +31,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "and": "and",
         "status": "status",
         "help": "help",
+        "say": "say",
         "resign": "resign",
     },
     "de": {
@@ -47,6 +48,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "and": "und",
         "status": "stand",
         "help": "hilfe",
+        "say": "sagen",
         "resign": "aufgeben",
     },
     "is": {
@@ -63,6 +65,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "and": "og",
         "status": "staða",
         "help": "hjálp",
+        "say": "segja",
         "resign": "gefast upp",
     },
 }

@@ -105,6 +105,7 @@ def _rows(variant: str, lang: str) -> list[str]:
         _row(w["status"], _("send me the table again")),
         _row(w["help"], _("send me this help")),
         _row(w["resign"], _("resign the game")),
+        _row(_("%(say)s hello all") % {"say": word("say", lang)}, _("say something to the table")),
     ]
 
 

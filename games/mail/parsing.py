@@ -73,12 +73,15 @@ class Command:
     line_number: int  # 1-based, in the text given to parse_commands
     action: ActionJSON | None = None  # docs/formats.md action
     service: str | None = None  # "resign", "status" or "help"
+    say: str | None = None  # table talk: the words after "say", as written
 
     @property
     def kind(self) -> str:
-        """The action type ("draw", "pickup", ...) or the service command."""
+        """The action type ("draw", "pickup", ...), the service command or "say"."""
         if self.action is not None:
             return str(self.action["type"])
+        if self.say is not None:
+            return "say"
         return self.service or ""
 
     @property
@@ -108,6 +111,11 @@ class ParsedCommands:
     def services(self) -> list[str]:
         """The service commands, in order."""
         return [c.service for c in self.commands if c.service is not None]
+
+    @property
+    def says(self) -> list[str]:
+        """The lines of table talk, in order."""
+        return [c.say for c in self.commands if c.say is not None]
 
 
 # --- splitting a line into commands ------------------------------------------------
@@ -541,6 +549,19 @@ def parse_commands(
         raise CommandError("invalid_action", _("this reply could not be understood")) from exc
 
 
+_SAY = re.compile(r"^\W*?(\w+)\s*[:,-]?\s*(.*)$", re.DOTALL)
+
+
+def say_of(line: str, words: Words) -> str | None:
+    """The words said when ``line`` is a line of table talk ("say good luck", "sagen: Hallo",
+    "segja takk"), else None. A say line is never read as a command: its words after the say
+    word are not split on ";" or "and"."""
+    match = _SAY.match(line.strip())
+    if match is None or fold(match.group(1)) not in words.say_words:
+        return None
+    return match.group(2).strip()
+
+
 def _segments(text: str, words: Words) -> Iterator[tuple[int, str]]:
     """(line number, command text) of each command of the reply, long lines refused."""
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -552,6 +573,9 @@ def _segments(text: str, words: Words) -> Iterator[tuple[int, str]]:
                 shorten(raw, 80),
                 number,
             )
+        if say_of(raw, words) is not None:
+            yield number, raw.strip()
+            continue
         for piece in (p for part in raw.split(";") for p in _chain_split(part, words)):
             segment = piece.strip()
             if line_tokens(segment):
@@ -577,6 +601,18 @@ def _parse_commands(text: str, view: Mapping[str, Any] | None, lang: str) -> Par
                 segment,
                 number,
             )
+        said = say_of(segment, ctx.words)
+        if said is not None:
+            if not said:
+                raise CommandError(
+                    "invalid_action",
+                    _("write your message after %(say)s on the same line")
+                    % {"say": word("say", ctx.lang)},
+                    segment,
+                    number,
+                )
+            commands.append(Command(segment, number, say=said))
+            continue
         try:
             action, service = _parse_one(segment, ctx)
             if action is not None and _card_count(action) > MAX_CARDS_IN_ACTION:
@@ -598,5 +634,7 @@ def is_command_line(line: str, *, lang: str = display.DEFAULT_LANGUAGE) -> bool:
     if not tokens:
         return False
     if tuple(tokens) in words.phrases or tokens[0] in words.verbs:
+        return True
+    if tokens[0] in words.say_words:
         return True
     return tokens[0] == "pick" and tokens[1:2] == ["up"]

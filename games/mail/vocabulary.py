@@ -56,6 +56,9 @@ class Vocabulary:
     suits: dict[str, str] = field(default_factory=dict)  # suit words: "hearts", "Herz"
     colours: dict[str, str] = field(default_factory=dict)  # tiles: "red", "rot"
     jokers: frozenset[str] = frozenset()
+    # Words that start a line of table talk ("say good luck"): the rest of the line is said
+    # to the table as written, never read as a command (docs/table-talk.md).
+    say_words: frozenset[str] = frozenset()
 
 
 def _rank_words(*pairs: tuple[str, str]) -> dict[str, str]:
@@ -128,6 +131,7 @@ ENGLISH = Vocabulary(
     suits=_suit_words("en", {"spade": "S", "heart": "H", "diamond": "D", "club": "C"}),
     colours=_colour_words("en", {}),
     jokers=frozenset({"jk", "joker", "jkr"}),
+    say_words=frozenset({"say", "chat"}),
 )
 
 GERMAN = Vocabulary(
@@ -198,6 +202,7 @@ GERMAN = Vocabulary(
     suits=_suit_words("de", {}),
     colours=_colour_words("de", {"rote": "H", "gelbe": "D", "schwarze": "S", "blaue": "C"}),
     jokers=frozenset({"joker"}),
+    say_words=frozenset({"sagen", "sage", "sag"}),
 )
 
 ICELANDIC = Vocabulary(
@@ -261,6 +266,7 @@ ICELANDIC = Vocabulary(
         "is", {"rauð": "H", "rautt": "H", "gul": "D", "svört": "S", "blá": "C", "blátt": "C"}
     ),
     jokers=frozenset({"jóker"}),
+    say_words=frozenset({"segja", "segi"}),
 )
 
 VOCABULARIES = {"en": ENGLISH, "de": GERMAN, "is": ICELANDIC}
@@ -299,6 +305,7 @@ class Words:
     suits: dict[str, str]
     colours: dict[str, str]
     jokers: frozenset[str]
+    say_words: frozenset[str]
     rank_letters: dict[str, str]  # "q" -> "Q", "d" -> "Q" (German/Icelandic), "b" -> "J"
     suit_letters: dict[str, str]  # "s" -> "S", "kr" -> "C" (German), "l" -> "C" (Icelandic)
     # Verbs and connectors as written and folded, for splitting the raw text of a line
@@ -366,6 +373,7 @@ def words_for(lang: str) -> Words:
         suits=merged("suits"),
         colours=merged("colours"),
         jokers=union("jokers"),
+        say_words=union("say_words"),
         rank_letters=rank_letters,
         suit_letters=suit_letters,
         raw_verbs=frozenset(w for v in vocabularies for w in v.verbs)

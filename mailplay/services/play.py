@@ -16,11 +16,13 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import display, engine
 from games.mail.commands import Command, CommandError, format_action, parse_commands
 from games.messages import error_message, message_for
 from games.models import Game, Move, Seat
+from games.services.chat import chat_post, chat_refusal
 from games.services.errors import GameError
 from games.services.moves import DRAW_STANDS, game_resign, moves_submit
 from mailplay.models import ReplyToken
@@ -87,13 +89,39 @@ def run_commands(*, token: ReplyToken, text: str) -> Answer:
     lang = language_of(user=token.user)
     with translation.override(lang):
         for _attempt in range(STALE_RETRIES):
-            answer = _run_once(token=token, text=text, lang=lang)
+            said: list[str] = []
+            answer = _run_once(token=token, text=text, lang=lang, said=said)
             if answer is not None:
-                return answer
+                return _say(token, said, answer)
         return error_answer(
             "stale_version",
             _("the game kept changing while your email was read; please resend it"),
         )
+
+
+def _say(token: ReplyToken, said: Sequence[str], answer: Answer) -> Answer:
+    """Post the reply's table talk once its moves stand (all or nothing: a refused move posts
+    nothing either); a line refused by the chat's limits is named in the answer."""
+    if not said or not answer.ok or answer.reason == "resigned":
+        return answer
+    for text in said:
+        try:
+            chat_post(game_id=token.game_id, user=token.user, text=text, source="email")
+        except GameError as error:
+            answer.paragraphs.append(
+                _("Your message was not posted: %(message)s") % {"message": chat_refusal(error)}
+            )
+            return answer
+    answer.paragraphs.insert(
+        0,
+        ngettext(
+            "Your message was posted to the table.",
+            "Your %(count)d messages were posted to the table.",
+            len(said),
+        )
+        % {"count": len(said)},
+    )
+    return answer
 
 
 def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves: bool) -> Answer:
@@ -116,7 +144,7 @@ def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves:
     )
 
 
-def _run_once(*, token: ReplyToken, text: str, lang: str) -> Answer | None:
+def _run_once(*, token: ReplyToken, text: str, lang: str, said: list[str]) -> Answer | None:
     game = _load(token.game_id)
     seat = token.seat_number
     if not any(s.number == seat and s.user_id == token.user_id for s in game.seats.all()):
@@ -134,8 +162,11 @@ def _run_once(*, token: ReplyToken, text: str, lang: str) -> Answer | None:
     if not len(parsed):
         return _no_commands()
     actions = parsed.actions
+    said[:] = parsed.says
     if "resign" in parsed.services:
         return _resign(game, token, parsed.commands, bool(actions))
+    if not actions and not parsed.services:
+        return Answer("said", _("Message posted"), [])
     if not actions:
         wanted = "help" if parsed.services == ["help"] else "status"
         subject = _("Help") if wanted == "help" else _("The table")

@@ -9,14 +9,23 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engine
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat, SeatStatus
 from games.readmodel import etag
 from games.scoresheet import last_scored_hand, scoresheet_match
 from games.services import lobby
+from games.services.chat import (
+    chat_lines,
+    chat_mark,
+    chat_mute,
+    chat_muted_seats,
+    chat_post,
+    chat_report,
+)
 from games.services.errors import ErrorKind, GameError
 from games.services.moves import game_resign, moves_submit
 from notifications.services.presence import presence_record
@@ -42,9 +51,31 @@ def page_tag(game: Game, seat: Seat | None) -> str:
     """The page's ETag: the game's, and the last score sheet the viewer acknowledged (the
     page changes when they do, the game does not)."""
     tag = etag(game, seat)
+    if _seated(seat):
+        # New table talk changes the page, not the game.
+        tag = f'{tag[:-1]}-c{chat_mark(game=game)}"'
     if seat is None or not seat.sheet_seen:
         return tag
     return f'{tag[:-1]}-s{seat.sheet_seen}"'
+
+
+def _seated(seat: Seat | None) -> bool:
+    return seat is not None and seat.number is not None and seat.status == SeatStatus.JOINED
+
+
+def chat_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict[str, Any] | None:
+    """The table talk a seated player reads (docs/table-talk.md); None for spectators."""
+    if not _seated(seat):
+        return None
+    muted = chat_muted_seats(game=game, user=request.user)
+    return {
+        "lines": chat_lines(game_id=game.pk, user=request.user, game=game),
+        "others": [
+            {"number": s.number, "name": s.display_name, "muted": s.number in muted}
+            for s in game.seats.all()
+            if _seated(s) and s.user_id and s.pk != getattr(seat, "pk", None)
+        ],
+    }
 
 
 def player_seen(request: HttpRequest, game: Game, seat: Seat | None) -> None:
@@ -64,11 +95,16 @@ def _render(
     status: int = 200,
     template: str = "web/game.html",
     found: tuple[Game, Seat | None] | None = None,
+    chat_error: dict[str, Any] | None = None,
+    chat_text: str = "",
 ) -> HttpResponse:
     game, seat = found or visible_game(game_id, request.user)
     context = game_page(game, seat, form)
     context["etag"] = page_tag(game, seat)
     context["error"] = error
+    context["chat"] = chat_context(request, game, seat)
+    context["chat_error"] = chat_error
+    context["chat_text"] = chat_text
     seconds = getattr(settings, "CANASTA_WEB_POLL_SECONDS", DEFAULT_POLL_SECONDS)
     context["poll_ms"] = max(250, int(float(seconds) * 1000))
     response = render(request, template, context, status=status)
@@ -215,3 +251,57 @@ def scores_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     sheets = [sheet_context(s, names, sides, display) for s in scoresheet_match(game=game)]
     context.update({"sheets": list(reversed(sheets)), "sides_text": sides})
     return render(request, "web/scores.html", context)
+
+
+def _chat_action(request: HttpRequest, game_id: UUID, action: Any) -> HttpResponse:
+    """Run a table-talk action from the page's plain forms: back to the chat, or the page
+    with the refusal next to the chat form (and the text kept)."""
+    try:
+        action()
+    except GameError as error:
+        if error.kind is ErrorKind.NOT_FOUND:
+            raise Http404(_("No such game.")) from None
+        return _render(
+            request,
+            game_id,
+            chat_error=error_context(error),
+            chat_text=request.POST.get("text", "")[:2000],
+            status=STATUS_BY_KIND[error.kind],
+        )
+    return redirect(reverse("web:game", kwargs={"game_id": game_id}) + "#chat")
+
+
+@login_required
+@require_POST
+def chat_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    text = request.POST.get("text", "")
+    return _chat_action(
+        request,
+        game_id,
+        lambda: chat_post(game_id=game_id, user=request.user, text=text, source="web"),
+    )
+
+
+@login_required
+@require_POST
+def chat_mute_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    muted = request.POST.get("muted", "1") != "0"
+    seat = request.POST.get("seat")
+    return _chat_action(
+        request,
+        game_id,
+        lambda: chat_mute(game_id=game_id, user=request.user, seat=seat, muted=muted),
+    )
+
+
+@login_required
+@require_POST
+def chat_report_view(request: HttpRequest, game_id: UUID, message_id: int) -> HttpResponse:
+    reason = request.POST.get("reason", "")
+    return _chat_action(
+        request,
+        game_id,
+        lambda: chat_report(
+            game_id=game_id, user=request.user, message_id=message_id, reason=reason
+        ),
+    )

@@ -1,0 +1,132 @@
+"""Table talk: reading and writing the table's chat, muting a player, reporting a line
+(docs/table-talk.md)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.schema import BODY, GAME_COMMON, error
+from api.serializers.chat import (
+    ChatInSerializer,
+    ChatLineSerializer,
+    ChatMuteInSerializer,
+    ChatOutSerializer,
+    ChatReportInSerializer,
+    ChatReportOutSerializer,
+)
+from games.selectors import game_with_seats
+from games.services.chat import chat_lines, chat_mute, chat_muted_seats, chat_post, chat_report
+
+NOT_SEATED = {403: error("Only the players at the table read and write its chat (not_seated).")}
+
+
+def _chat(game_id: UUID, request: Request, limit: int = 50) -> Response:
+    game = game_with_seats(game_id=game_id)
+    lines = chat_lines(game_id=game_id, user=request.user, game=game, limit=limit)
+    return Response(
+        {
+            "lines": [line.as_json() for line in lines],
+            "muted_seats": sorted(chat_muted_seats(game=game, user=request.user)),
+        }
+    )
+
+
+def _limit(request: Request) -> int:
+    try:
+        return max(1, min(200, int(request.query_params.get("limit", 50))))
+    except ValueError:
+        return 50
+
+
+class ChatView(APIView):
+    @extend_schema(
+        operation_id="games_chat_list",
+        summary="The table's chat (players only)",
+        tags=["chat"],
+        parameters=[OpenApiParameter("limit", int, description="The latest lines, 1 to 200 (50).")],
+        responses={200: ChatOutSerializer, **NOT_SEATED, **GAME_COMMON},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        return _chat(game_id, request, _limit(request))
+
+    @extend_schema(
+        operation_id="games_chat_create",
+        summary="Say something to the whole table",
+        description="Public to everyone at the table. At most 500 characters and 10 lines a "
+        "minute per player and table.",
+        tags=["chat"],
+        request=ChatInSerializer,
+        responses={
+            201: ChatLineSerializer,
+            400: error("chat_empty, chat_too_long; invalid_request."),
+            409: error("chat_rate_limited (details.limit, details.window_seconds)."),
+            **NOT_SEATED,
+            **BODY,
+            **GAME_COMMON,
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = ChatInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        line = chat_post(
+            game_id=game_id, user=request.user, text=data.validated_data["text"], source="api"
+        )
+        return Response(line.as_json(), status=status.HTTP_201_CREATED)
+
+
+class ChatMuteView(APIView):
+    @extend_schema(
+        operation_id="games_chat_mute",
+        summary="Mute (or unmute) a player: their lines are hidden for you, at every table",
+        tags=["chat"],
+        request=ChatMuteInSerializer,
+        responses={
+            200: ChatOutSerializer,
+            400: error("chat_no_such_player, chat_mute_self; invalid_request."),
+            **NOT_SEATED,
+            **BODY,
+            **GAME_COMMON,
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = ChatMuteInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chat_mute(
+            game_id=game_id,
+            user=request.user,
+            seat=data.validated_data["seat"],
+            muted=data.validated_data["muted"],
+        )
+        return _chat(game_id, request)
+
+
+class ChatReportView(APIView):
+    @extend_schema(
+        operation_id="games_chat_report",
+        summary="Report a line to the operators",
+        tags=["chat"],
+        request=ChatReportInSerializer,
+        responses={
+            200: ChatReportOutSerializer,
+            400: error("chat_report_self; invalid_request."),
+            **NOT_SEATED,
+            **BODY,
+            **GAME_COMMON,
+        },
+    )
+    def post(self, request: Request, game_id: UUID, message_id: int) -> Response:
+        data = ChatReportInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chat_report(
+            game_id=game_id,
+            user=request.user,
+            message_id=message_id,
+            reason=data.validated_data["reason"],
+        )
+        return Response({"reported": True})
