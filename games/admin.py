@@ -103,8 +103,8 @@ class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
-    """Invitations by email. The token is the link's secret: never shown."""
+class InvitationAdmin(ViewOnlyAdmin):
+    """Invitations by email, view only. The token is the link's secret: never shown."""
 
     list_display = ["id", "game", "inviter", "email", "status", "created_at", "expires_at"]
     list_filter = ["status"]
