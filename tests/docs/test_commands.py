@@ -148,8 +148,9 @@ def _python_dry_run(args: list[str]) -> str | None:
     if args[:1] == ["-c"]:
         return None  # a one-liner: nothing to parse
     if args[:2] == ["-m", "pytest"]:
-        # Collected, not run: the options, markers and paths must be valid.
-        run = _run([sys.executable, "-m", "pytest", "--collect-only", "-q", *args[2:]])
+        # Collected, not run: the options, markers and paths must be valid. Collecting the
+        # whole suite takes a minute or more on a busy machine: a generous limit.
+        run = _run([sys.executable, "-m", "pytest", "--collect-only", "-q", *args[2:]], 600)
         return None if run.returncode in (0, 5) else f"pytest refused {args[2:]}: {run.stdout}"
     run = _run([sys.executable, str(ARGV_CHECK), *args])
     if run.returncode != 0:
