@@ -52,6 +52,7 @@ from tests.api.helpers import url
 from tests.api.test_leak import cards_in, public_cards, visible_to
 from tests.clients.helpers import FakeReceiver, fake_dns
 from tests.game_fixtures import client_for, current_table
+from web.views import game as game_views
 
 CONFIGS = [
     (variant["name"], players)
@@ -73,6 +74,10 @@ SHEET = re.compile(r'class="panel sheet" id="hand-(\d+)"')
 def _outside_world(monkeypatch: pytest.MonkeyPatch, settings: Any) -> FakeReceiver:
     """No broker (rows are delivered by the sweep), a public name for the webhook receiver."""
     monkeypatch.setattr(tasks.deliver_outbox, "delay", lambda *_: None)
+    # The harness reads every seat's game page after every action; those reads are checks, not
+    # a player looking, so they must not hold back the turn emails it checks as well
+    # (notifications/services/presence.py).
+    monkeypatch.setattr(game_views, "presence_record", lambda **_: None)
     # Rate limits are tested elsewhere (tests/clients/test_rate_limits.py); a hand is hundreds
     # of requests within a second here.
     rates = {scope: "1000000/min" for scope in SimpleRateThrottle.THROTTLE_RATES}

@@ -112,6 +112,8 @@ def _shared_env(lan: Lan, mail_dir: Path) -> dict[str, str]:
         "CANASTA_SWEEP_SECONDS": "1",
         "CANASTA_DEADLINE_SWEEP_SECONDS": "1",
         "CANASTA_DIGEST_SECONDS": "3600",
+        # Turn and hand-over emails at once: the test waits for every row to be delivered.
+        "CANASTA_TURN_EMAIL_DELAY_MINUTES": "0",
         "CANASTA_OUTBOX_VISIBILITY_SECONDS": "5",
         "CANASTA_OUTBOX_BACKOFF_SECONDS": "1",
         "CANASTA_BOT_STALE_SECONDS": "3",
