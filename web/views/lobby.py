@@ -27,13 +27,6 @@ from web.views.common import STATUS_BY_KIND, error_context
 FINISHED_SHOWN = 10
 
 
-BOT_NAMES = {
-    "basic": gettext_lazy("basic bot"),
-    "strong": gettext_lazy("strong bot"),
-    "random": gettext_lazy("random bot"),
-}
-
-
 # How a game ended (games.models.EndReason), for the lobby's list.
 END_REASONS = {
     "match_over": gettext_lazy("the match was played to its end"),
