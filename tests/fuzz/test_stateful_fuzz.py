@@ -9,7 +9,6 @@ legal actions are real and get played), or of alice, who sits in the started gam
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import uuid
 from typing import Any
@@ -25,7 +24,7 @@ from schemathesis import GenerationMode
 from games import engine
 from games.models import Game, GameState
 from tests.fuzz.openapi import EXCLUDED_CHECKS, HEALTH_CHECKS_OFF, load_schema
-from tests.game_fixtures import account_token_key, start_game, user_at
+from tests.game_fixtures import account_token_key, pinned_seeds, start_game, user_at
 
 # The operations of the play chain. With every operation in, the state machine has so many
 # rules that 20 scenarios rarely reach legal → actions; test_schema_fuzz.py covers them all.
@@ -72,7 +71,7 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         self._savepoint = transaction.savepoint()
         self._new_seed = engine.new_seed
         cache.clear()
-        engine.new_seed = _seeds("fuzz-scenario")
+        engine.new_seed = pinned_seeds("fuzz-scenario")
         ids = (uuid.UUID(int=n, version=4) for n in itertools.count(1))
         GAME_ID.default = lambda: next(ids)
 
@@ -126,16 +125,11 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         )
 
 
-def _seeds(prefix: str) -> Any:
-    seeds = (hashlib.sha256(f"{prefix}-{n}".encode()).hexdigest() for n in itertools.count())
-    return lambda: next(seeds)
-
-
 @pytest.fixture
 def game(users: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Game:
     """The started game, dealt the same cards every run: which links a scenario can follow
     depends on the cards (whose turn it is, what is legal)."""
-    monkeypatch.setattr(engine, "new_seed", _seeds("fuzz-game"))
+    monkeypatch.setattr(engine, "new_seed", pinned_seeds("fuzz-game"))
     return start_game(users)
 
 

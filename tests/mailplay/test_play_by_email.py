@@ -7,10 +7,22 @@ the outbox is delivered in-process, instead of subprocesses and a worker.
 
 import random
 
-from games.models import Actor, Hand, Move
+import pytest
+
+from games import engine
+from games.models import Actor, Game, Hand, Move
 from mailplay.models import InboundMessage, MailPlayer
 from tests.mailplay.conftest import deliver, receive
+from tests.game_fixtures import pinned_seeds, start_game
 from tests.mailplay.helpers import load_email_player
+
+
+@pytest.fixture
+def game(people, monkeypatch) -> Game:
+    """alice's started 4-player table, dealt the same cards every run: whether a player's
+    turn opens on a closed pile (so the service draws for them) depends on the cards."""
+    monkeypatch.setattr(engine, "new_seed", pinned_seeds("whole-hand-by-email"))
+    return start_game(people)
 
 
 def test_four_players_play_a_whole_hand_by_email(game, settings, tmp_path):
