@@ -11,7 +11,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from games import engine, selectors
@@ -21,20 +20,11 @@ from games.readmodel import game_summary, viewer_seat
 from games.services import lobby, profiles
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm, RatingFilterForm
+from web.presenters import end_reasons
 from web.variants import variant_summary, variant_title
 from web.views.common import STATUS_BY_KIND, error_context
 
 FINISHED_SHOWN = 10
-
-
-# How a game ended (games.models.EndReason), for the lobby's list.
-END_REASONS = {
-    "match_over": gettext_lazy("the match was played to its end"),
-    "resigned": gettext_lazy("a side resigned"),
-    "aborted": gettext_lazy("called off before the first move"),
-    "cancelled": gettext_lazy("every player left before the start"),
-    "forfeit": gettext_lazy("a side ran out of time"),
-}
 
 
 def _titles() -> dict[str, str]:
@@ -89,7 +79,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         scores = scores_text(summary["totals"], labels)
     return {
         "scores": scores,
-        "end_reason": str(END_REASONS.get(game.end_reason or "", "")),
+        "end_reason": end_reasons().get(game.end_reason or "", ""),
         "game": game,
         "summary": summary,
         "title": titles.get(game.variant, game.variant),
