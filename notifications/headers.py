@@ -28,7 +28,6 @@ from datetime import datetime
 from email.utils import format_datetime, parseaddr
 from typing import Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core import signing
@@ -38,7 +37,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
-from notifications.services.preferences import time_zone_of
+from notifications.services.preferences import time_zone_of, zone_named
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # How many Message-IDs References carries: the root and the latest ones (RFC 5322 allows
@@ -114,10 +113,7 @@ def unsubscribe_url(user_id: Any) -> str:
 
 
 def _date(user: Any, now: datetime) -> str:
-    try:
-        zone = ZoneInfo(time_zone_of(user=user) if user is not None else "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone = zone_named(time_zone_of(user=user) if user is not None else "UTC")
     return format_datetime(now.astimezone(zone))
 
 

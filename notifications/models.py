@@ -133,7 +133,9 @@ class NotificationPreference(models.Model):
     email_mode = models.CharField(
         max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY_TURN
     )
-    digest_hour = models.PositiveSmallIntegerField(default=7, help_text="UTC hour, 0-23")
+    digest_hour = models.PositiveSmallIntegerField(
+        default=7, help_text="Hour in the user's time zone, 0-23"
+    )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     # The language of everything the service writes to this user (pages, emails, API
     # messages) and the extra command language its emails accept besides English.

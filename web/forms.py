@@ -369,9 +369,9 @@ class PreferenceForm(forms.Form):
     )
     digest_hour = forms.TypedChoiceField(
         coerce=int,
-        choices=[(h, f"{h:02d}:00 UTC") for h in range(24)],
+        choices=[(h, f"{h:02d}:00") for h in range(24)],
         label=gettext_lazy("Daily digest at"),
-        help_text=gettext_lazy("Only with the daily digest."),
+        help_text=gettext_lazy("Only with the daily digest. In your time zone."),
     )
     # notifications/services/presence.py: the email waits this long for the player to look.
     # Optional: a form without it (an older page) leaves the delay as it is.

@@ -11,14 +11,11 @@ token caller is known only once DRF has authenticated the request, after every m
 
 from __future__ import annotations
 
-import contextlib
-import zoneinfo
-
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.utils.deprecation import MiddlewareMixin
 
-from notifications.services.preferences import preference_of
+from notifications.services.preferences import preference_of, zone_named
 
 # Paths where no page is drawn: no preference to read (one query fewer per request).
 SKIPPED_PREFIXES = ("/api/", "/static/", "/mail/")
@@ -37,9 +34,7 @@ class UserLocaleMiddleware(MiddlewareMixin):
         preference = preference_of(user=user)
         translation.activate(preference.language)
         request.LANGUAGE_CODE = translation.get_language()
-        # A zone removed from the system's database since it was saved: UTC.
-        with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
-            timezone.activate(zoneinfo.ZoneInfo(preference.time_zone))
+        timezone.activate(zone_named(preference.time_zone))
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         # LocaleMiddleware, outside this one, sets Content-Language from the active language.

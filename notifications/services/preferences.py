@@ -66,6 +66,15 @@ def time_zone_of(*, user: Any) -> str:
     return preference_of(user=user).time_zone
 
 
+def zone_named(name: str) -> zoneinfo.ZoneInfo:
+    """The zone of this IANA name; UTC for a name the system's database no longer has (a
+    zone saved before it was removed, a slim host without the tzdata package)."""
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
 # The kinds that wait for the player's turn_email_delay_minutes before they are sent
 # (notifications/services/presence.py, summaries.py).
 DELAYED_KINDS = frozenset({OutboxKind.YOUR_TURN, OutboxKind.HAND_OVER})
@@ -160,7 +169,9 @@ def _check(
         )
     if digest_hour is not None and not 0 <= digest_hour <= 23:
         raise GameError(
-            ErrorKind.INVALID, "invalid_digest_hour", "digest_hour is a UTC hour from 0 to 23."
+            ErrorKind.INVALID,
+            "invalid_digest_hour",
+            "digest_hour is an hour from 0 to 23, in your time zone.",
         )
     if delay is not None and not 0 <= delay <= MAX_TURN_EMAIL_DELAY_MINUTES:
         raise GameError(

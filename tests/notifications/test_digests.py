@@ -89,3 +89,35 @@ def test_users_who_chose_every_turn_or_none_get_no_digest(people, table_game):
         preference_update(user=carol, email_mode="none")
         assert digest_send_due() == 0
     assert not Outbox.objects.filter(kind="digest").exists()
+
+
+def test_the_digest_hour_is_the_players_own_hour_summer_and_winter(people):
+    """7:00 in Berlin is 06:00 UTC in winter and 05:00 UTC in summer; in Reykjavik it is 07:00
+    UTC all year. The day (one digest a day) also starts at the player's own midnight."""
+    alice, bob = people["alice"], people["bob"]
+    preference_update(user=alice, email_mode="digest", digest_hour=7, time_zone="Europe/Berlin")
+    preference_update(user=bob, email_mode="digest", digest_hour=7, time_zone="Atlantic/Reykjavik")
+    for user in (alice, bob):
+        _waiting_for(user, start_game(people), None)
+
+    winter = datetime(2026, 12, 1, 5, 59, tzinfo=UTC)
+    with time_machine.travel(winter, tick=False) as clock:
+        assert digest_send_due() == 0
+        clock.move_to(winter.replace(hour=6, minute=0))
+        assert digest_send_due() == 1  # alice: 07:00 in Berlin
+        clock.move_to(winter.replace(hour=7, minute=0))
+        assert digest_send_due() == 1  # bob: 07:00 in Reykjavik
+        # 23:30 UTC is already the next day in Berlin, but before 7:00 there: nothing yet.
+        clock.move_to(winter.replace(hour=23, minute=30))
+        assert digest_send_due() == 0
+    summer = datetime(2027, 7, 1, 4, 59, tzinfo=UTC)
+    with time_machine.travel(summer, tick=False) as clock:
+        assert digest_send_due() == 0
+        clock.move_to(summer.replace(hour=5, minute=0))
+        assert digest_send_due() == 1  # alice: 07:00 in Berlin (CEST)
+    keys = Outbox.objects.filter(kind="digest").order_by("id").values_list("key", flat=True)
+    assert list(keys) == [
+        f"digest:{alice.pk}:2026-12-01",
+        f"digest:{bob.pk}:2026-12-01",
+        f"digest:{alice.pk}:2027-07-01",
+    ]
