@@ -72,7 +72,9 @@ TURN_EMAIL_DELAY_HELP = (
 class PreferencesSerializer(serializers.Serializer):
     email_mode = serializers.ChoiceField(choices=EmailMode.choices, help_text=EMAIL_MODE_HELP)
     digest_hour = serializers.IntegerField(
-        min_value=0, max_value=23, help_text="Hour (0-23, in the user's time_zone) after which the daily digest is sent."
+        min_value=0,
+        max_value=23,
+        help_text="Hour (0-23, in the user's time_zone) after which the daily digest is sent.",
     )
     turn_email_delay_minutes = serializers.IntegerField(
         min_value=0, max_value=MAX_TURN_EMAIL_DELAY_MINUTES, help_text=TURN_EMAIL_DELAY_HELP
@@ -89,7 +91,10 @@ class PreferencesPatchInSerializer(serializers.Serializer):
         choices=EmailMode.choices, required=False, help_text=EMAIL_MODE_HELP
     )
     digest_hour = serializers.IntegerField(
-        min_value=0, max_value=23, required=False, help_text="Hour of the daily digest, 0-23, in the user's time_zone."
+        min_value=0,
+        max_value=23,
+        required=False,
+        help_text="Hour of the daily digest, 0-23, in the user's time_zone.",
     )
     turn_email_delay_minutes = serializers.IntegerField(
         min_value=0,

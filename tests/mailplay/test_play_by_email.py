@@ -12,8 +12,8 @@ import pytest
 from games import engine
 from games.models import Actor, Game, Hand, Move
 from mailplay.models import InboundMessage, MailPlayer
-from tests.mailplay.conftest import deliver, receive
 from tests.game_fixtures import pinned_seeds, start_game
+from tests.mailplay.conftest import deliver, receive
 from tests.mailplay.helpers import load_email_player
 
 
