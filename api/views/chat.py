@@ -22,19 +22,37 @@ from api.serializers.chat import (
 )
 from games.selectors import game_with_seats
 from games.services.chat import chat_lines, chat_mute, chat_muted_seats, chat_post, chat_report
+from games.services.errors import ErrorKind, GameError
 
 NOT_SEATED = {403: error("Only the players at the table read and write its chat (not_seated).")}
 
 
 def _chat(game_id: UUID, request: Request, limit: int = 50) -> Response:
     game = game_with_seats(game_id=game_id)
-    lines = chat_lines(game_id=game_id, user=request.user, game=game, limit=limit)
+    lines = chat_lines(
+        game_id=game_id, user=request.user, game=game, limit=limit, after_id=_after(request)
+    )
     return Response(
         {
             "lines": [line.as_json() for line in lines],
             "muted_seats": sorted(chat_muted_seats(game=game, user=request.user)),
         }
     )
+
+
+def _after(request: Request) -> int | None:
+    """``?after=<line id>``: only newer lines. Not a number is a clear 400, never a 500."""
+    raw = request.query_params.get("after")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_request",
+            "after must be the id of a chat line (a whole number).",
+            {"fields": {"after": ["A whole number."]}},
+        )
+    return int(raw)
 
 
 def _limit(request: Request) -> int:
@@ -49,8 +67,21 @@ class ChatView(APIView):
         operation_id="games_chat_list",
         summary="The table's chat (players only)",
         tags=["chat"],
-        parameters=[OpenApiParameter("limit", int, description="The latest lines, 1 to 200 (50).")],
-        responses={200: ChatOutSerializer, **NOT_SEATED, **GAME_COMMON},
+        parameters=[
+            OpenApiParameter("limit", int, description="The latest lines, 1 to 200 (50)."),
+            OpenApiParameter(
+                "after",
+                int,
+                description="Only the lines after the line with this id, oldest first, at "
+                "most `limit` of them: ask again from the last id received to catch up.",
+            ),
+        ],
+        responses={
+            200: ChatOutSerializer,
+            400: error("invalid_request: after is not a line id."),
+            **NOT_SEATED,
+            **GAME_COMMON,
+        },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         return _chat(game_id, request, _limit(request))

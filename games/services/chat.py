@@ -162,13 +162,15 @@ def chat_lines(
     game_id: UUID | str,
     user: Any,
     after_seq: int | Expression | None = None,
+    after_id: int | None = None,
     limit: int = 50,
     game: Game | None = None,
 ) -> list[ChatLine]:
     """The latest ``limit`` lines of the table, oldest first, without the lines of players
     ``user`` muted. ``after_seq``: only lines said after that move (the turn email's "since
-    your last turn"; a number or a query expression). One query when ``game`` comes with its
-    seats."""
+    your last turn"; a number or a query expression). ``after_id``: the first ``limit`` lines
+    after the line with that id (a client catching up: it asks again from the last id it got
+    until it gets none). One query when ``game`` comes with its seats."""
     if game is None:
         game = game_with_seats(game_id=game_id)
     require_player(game, user)
@@ -177,10 +179,14 @@ def chat_lines(
     rows = ChatMessage.objects.filter(game=game).exclude(user_id__in=muted)
     if after_seq is not None:
         rows = rows.filter(after_seq__gte=after_seq)
-    latest = list(rows.order_by("-created_at", "-id")[: max(1, min(limit, 200))])
+    size = max(1, min(limit, 200))
+    if after_id is not None:
+        shown = list(rows.filter(id__gt=after_id).order_by("id")[:size])
+    else:
+        shown = list(reversed(rows.order_by("-created_at", "-id")[:size]))
     return [
         ChatLine(m.pk, m.seat, names.get(m.seat, "?"), m.text, m.created_at, m.user_id == user.pk)
-        for m in reversed(latest)
+        for m in shown
     ]
 
 

@@ -73,3 +73,19 @@ def test_mute_and_report(game, clients):
     assert code_of(self_mute, 400) == "chat_mute_self"
     missing = clients["alice"].post(_url(game, "999999/report/"), {}, format="json")
     assert code_of(missing, 404) == "not_found"
+
+
+def test_a_client_catches_up_from_the_last_line_it_got(game, clients):
+    said = [
+        clients[name].post(_url(game), {"text": f"line {n}"}, format="json").json()["id"]
+        for n, name in enumerate(["alice", "carol", "bob", "dave", "alice"])
+    ]
+    first = clients["bob"].get(_url(game), {"after": said[0], "limit": 2}).json()["lines"]
+    assert [line["text"] for line in first] == ["line 1", "line 2"]
+    rest = clients["bob"].get(_url(game), {"after": first[-1]["id"], "limit": 2}).json()["lines"]
+    assert [line["text"] for line in rest] == ["line 3", "line 4"]
+    assert clients["bob"].get(_url(game), {"after": said[-1]}).json()["lines"] == []
+
+    for bad in ("x", "-1", "1.5", "9" * 40):
+        body = error_of(clients["bob"].get(_url(game), {"after": bad}), 400)
+        assert body["code"] == "invalid_request" and "after" in body["details"]["fields"]
