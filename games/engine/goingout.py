@@ -1,9 +1,11 @@
 """Finding a way to go out now (for "may I go out?" and for bots).
 
-The search tries its candidates with the ``apply`` it is given (play.find_going_out passes
-play.apply), so this module does not depend on the rules of a turn it checks against.
+Each way out it builds (a meld, then maybe a discard) is checked by the rules the moves
+run: `laying.plan_lay` for the meld, and the discard's one rule (the side's canastas), without
+a trial move. Given an ``apply`` (play.apply), it checks by trial moves instead: the test
+oracle (tests/engine/test_legal_fast.py asserts both find the same way out).
 
-Constructive: the answer is a list of actions that the engine has accepted, so
+Constructive: the answer is a list of actions that the engine accepts, so
 a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May I go out?").
 """
 
@@ -15,9 +17,10 @@ from typing import Any
 
 from .cards import BLACK_THREES, JOKER, JOKER_MELD_KEY, Card, is_black_three, is_wild
 from .errors import EngineError
+from .laying import plan_lay
 from .melds import CANASTA_SIZE
 from .table import Table
-from .turn import Outcome
+from .turn import Outcome, canastas
 
 # play.apply's shape: (table, seat, action) -> Outcome.
 Apply = Callable[[Table, int, dict[str, Any]], Outcome]
@@ -94,9 +97,9 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
     return action
 
 
-def going_out_search(t: Table, apply: Apply) -> list[dict[str, Any]] | None:
+def going_out_search(t: Table, apply: Apply | None = None) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now,
-    each accepted by ``apply``."""
+    checked by the rules (or, given ``apply``, by trial moves: the oracle)."""
     if t.phase != "play" or t.over:
         return None
     if not _could_go_out(t):
@@ -123,7 +126,10 @@ def going_out_search(t: Table, apply: Apply) -> list[dict[str, Any]] | None:
                 steps.append(meld)
             if discard is not None:
                 steps.append({"type": "discard", "card": discard})
-            if _plays_out(probe, steps, apply):
+            if apply is None:
+                if _lays_out(probe, steps[0] if rest else None, discard):
+                    return steps
+            elif _plays_out(probe, steps, apply):
                 return steps
     return None
 
@@ -191,6 +197,29 @@ def _could_go_out(t: Table) -> bool:
     }
     reachable = sum(1 for size in sizes.values() if size + wilds >= CANASTA_SIZE)
     return have + reachable >= need
+
+
+def _lays_out(t: Table, meld: dict[str, Any] | None, discard: Card | None) -> bool:
+    """Whether the meld (all the hand but ``discard``), then the discard, go out: the checks
+    of `plan_lay` and of play._discard, without playing them.
+
+    The meld uses every card but ``discard`` (going_out_search's ``rest``), so plan_lay
+    leaves ``[discard]`` or nothing. Nothing left: plan_lay allowed going out, and the
+    meld goes out. One card left: plan_lay allowed it only if the side may go out, which is
+    the discard's one rule with one card in hand. ``t.go_out`` is None (the probe).
+    """
+    if meld is None:
+        if discard is None:
+            return False  # nothing to play: not a way out
+        return canastas(t, t.side_of(t.turn)) >= t.rules.canastas_needed(t.players)
+    new_melds: list[list[Card]] = meld.get("melds", [])
+    adds = list(meld.get("add", {}).items())
+    used = [c for m in new_melds for c in m] + [c for _, cs in adds for c in cs]
+    try:
+        plan_lay(t, new_melds=new_melds, adds=adds, pile=None, used=used, incoming=[])
+    except EngineError:
+        return False
+    return True
 
 
 def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Apply) -> bool:

@@ -29,7 +29,6 @@ from .cards import (
     TWOS_KEY,
     Card,
     is_two,
-    is_wild,
 )
 from .errors import EngineError
 from .laying import plan_lay
@@ -259,8 +258,10 @@ def _add_actions(
     wilds: list[Card],
 ) -> list[ActionJSON]:
     """Each single addition to a side meld: one natural, all its naturals, or one wild."""
-    adds: list[ActionJSON] = []
     distinct_wilds = list(dict.fromkeys(wilds))
+    if single is not None:
+        return single.additions(groups, distinct_wilds)
+    adds: list[ActionJSON] = []
     for key in t.melds[t.side_of(t.turn)]:
         options: list[list[Card]] = []
         if key == BLACK_THREE_KEY:
@@ -272,10 +273,6 @@ def _add_actions(
                 options.append(list(nat))
         options += [[w] for w in distinct_wilds]
         for cards in options:
-            if single is not None:
-                if single.add(key, cards):
-                    adds.append({"type": "meld", "add": {key: cards}})
-                continue
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
             if accept(t, addition):
                 adds.append(addition)
@@ -301,7 +298,6 @@ class _SingleLay:
         self.needed = rules.canastas_needed(t.players)
         self.refused = t.go_out is False
         self.minimum = minimum(t, side)
-        self.natural_counts: dict[str, int] = {}
 
     def _ends_well(self, laid: int, canastas_after: int) -> bool:
         """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
@@ -318,23 +314,55 @@ class _SingleLay:
             return False
         return self._ends_well(len(cards), self.canastas + (len(cards) >= CANASTA_SIZE))
 
-    def add(self, key: str, cards: list[Card]) -> bool:
-        before = self.melds[key]
-        size = len(before) + len(cards)
-        if key == TWOS_KEY:
-            jokers = before.count(JOKER) + cards.count(JOKER)
-            if jokers > 2 or jokers >= size - jokers:
-                return False
-        elif key != JOKER_MELD_KEY:
-            naturals = self._naturals(key) + sum(1 for c in cards if c != JOKER and c[0] != "2")
-            if size - naturals > self.rules.max_wilds(naturals):
-                return False
-        grew = len(before) < CANASTA_SIZE <= size
-        return self._ends_well(len(cards), self.canastas + grew)
+    def additions(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
+        """`_add_actions` by counting: each side meld's verdict depends only on how many
+        naturals or which wild card is added, so it is decided once per meld."""
+        adds: list[ActionJSON] = []
+        for key, before in self.melds.items():
+            if key == BLACK_THREE_KEY:
+                continue
+            if key in (JOKER_MELD_KEY, TWOS_KEY):
+                adds += self._wild_additions(key, before, wilds)
+                continue
+            nat = groups.get(key)
+            if nat:
+                if self._natural_fits(before, 1):
+                    adds += [{"type": "meld", "add": {key: [c]}} for c in dict.fromkeys(nat)]
+                if len(nat) > 1 and self._natural_fits(before, len(nat)):
+                    adds.append({"type": "meld", "add": {key: list(nat)}})
+            if wilds and self._wild_fits(before):
+                adds += [{"type": "meld", "add": {key: [w]}} for w in wilds]
+        return adds
 
-    def _naturals(self, key: str) -> int:
-        """Natural cards in the side's ``key`` meld (counted once per position)."""
-        count = self.natural_counts.get(key)
-        if count is None:
-            count = self.natural_counts[key] = sum(1 for c in self.melds[key] if not is_wild(c))
-        return count
+    def _grows(self, before: list[Card], added: int) -> int:
+        """1 when adding ``added`` cards makes the meld a canasta."""
+        return int(len(before) < CANASTA_SIZE <= len(before) + added)
+
+    def _natural_fits(self, before: list[Card], added: int) -> bool:
+        """``added`` naturals onto the natural meld ``before``."""
+        naturals = sum(1 for c in before if c != JOKER and c[0] != "2") + added
+        if len(before) + added - naturals > self.rules.max_wilds(naturals):
+            return False
+        return self._ends_well(added, self.canastas + self._grows(before, added))
+
+    def _wild_fits(self, before: list[Card]) -> bool:
+        """One wild card onto the natural meld ``before``."""
+        naturals = sum(1 for c in before if c != JOKER and c[0] != "2")
+        if len(before) + 1 - naturals > self.rules.max_wilds(naturals):
+            return False
+        return self._ends_well(1, self.canastas + self._grows(before, 1))
+
+    def _wild_additions(self, key: str, before: list[Card], wilds: list[Card]) -> list[ActionJSON]:
+        """One wild card onto the joker meld or the twos meld (at most 2 jokers, fewer than
+        the 2s)."""
+        if not wilds or not self._ends_well(1, self.canastas + self._grows(before, 1)):
+            return []
+        jokers = before.count(JOKER)
+        size = len(before) + 1
+        out: list[ActionJSON] = []
+        for w in wilds:
+            j = jokers + (w == JOKER)
+            if key == TWOS_KEY and (j > 2 or j >= size - j):
+                continue
+            out.append({"type": "meld", "add": {key: [w]}})
+        return out

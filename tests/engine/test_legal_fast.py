@@ -50,6 +50,15 @@ def assert_same(t: Table) -> None:
     assert fast.to_json() == oracle.to_json()
     other = (t.turn + 1) % t.players
     assert legal_actions(t, other).actions() == trial_legal_actions(t, other).actions() == []
+    assert_same_way_out(t)
+
+
+def assert_same_way_out(t: Table) -> None:
+    """The going-out search checked by the rules finds what it finds checked by trial moves."""
+    fast = goingout.going_out_search(t)
+    assert fast == goingout.going_out_search(t, apply), json.dumps(t.to_json())
+    if t.go_out is True:
+        assert fast is not None  # a binding yes always leaves a way out
 
 
 def play_and_compare(t: Table, rng: random.Random) -> int:
@@ -131,6 +140,7 @@ def check_going_out_shortcuts(t: Table) -> None:
     if t.phase != "play" or t.over:
         return
     assert goingout._could_go_out(t) == old_could_go_out(t), json.dumps(t.to_json())
+    assert_same_way_out(t)
     shape = goingout._Shape(t)
     hand = t.hands[t.turn]
     for discard in [None, *dict.fromkeys(hand)]:
