@@ -244,9 +244,9 @@ def _new_meld_candidates(
             candidates.append(twos)
         if len(twos) >= 2 and jokers:
             candidates.append(twos + jokers[: min(2, len(twos) - 1)])
-    threes = [c for c in hand if c in BLACK_THREES]
-    if len(threes) in rules.black_three_meld_sizes:
-        candidates.append(threes)
+    # Counted first: most hands hold no black three, and the list is built only to meld it.
+    if sum(map(hand.count, BLACK_THREES)) in rules.black_three_meld_sizes:
+        candidates.append([c for c in hand if c in BLACK_THREES])
     return candidates, natural
 
 
@@ -325,12 +325,13 @@ class _SingleLay:
                 adds += self._wild_additions(key, before, wilds)
                 continue
             nat = groups.get(key)
+            naturals = sum(1 for c in before if c != JOKER and c[0] != "2")
             if nat:
-                if self._natural_fits(before, 1):
+                if self._fits(before, naturals + 1, 1):
                     adds += [{"type": "meld", "add": {key: [c]}} for c in dict.fromkeys(nat)]
-                if len(nat) > 1 and self._natural_fits(before, len(nat)):
+                if len(nat) > 1 and self._fits(before, naturals + len(nat), len(nat)):
                     adds.append({"type": "meld", "add": {key: list(nat)}})
-            if wilds and self._wild_fits(before):
+            if wilds and self._fits(before, naturals, 1):
                 adds += [{"type": "meld", "add": {key: [w]}} for w in wilds]
         return adds
 
@@ -338,19 +339,11 @@ class _SingleLay:
         """1 when adding ``added`` cards makes the meld a canasta."""
         return int(len(before) < CANASTA_SIZE <= len(before) + added)
 
-    def _natural_fits(self, before: list[Card], added: int) -> bool:
-        """``added`` naturals onto the natural meld ``before``."""
-        naturals = sum(1 for c in before if c != JOKER and c[0] != "2") + added
+    def _fits(self, before: list[Card], naturals: int, added: int) -> bool:
+        """``added`` cards onto the natural meld ``before``, leaving it ``naturals`` naturals."""
         if len(before) + added - naturals > self.rules.max_wilds(naturals):
             return False
         return self._ends_well(added, self.canastas + self._grows(before, added))
-
-    def _wild_fits(self, before: list[Card]) -> bool:
-        """One wild card onto the natural meld ``before``."""
-        naturals = sum(1 for c in before if c != JOKER and c[0] != "2")
-        if len(before) + 1 - naturals > self.rules.max_wilds(naturals):
-            return False
-        return self._ends_well(1, self.canastas + self._grows(before, 1))
 
     def _wild_additions(self, key: str, before: list[Card], wilds: list[Card]) -> list[ActionJSON]:
         """One wild card onto the joker meld or the twos meld (at most 2 jokers, fewer than
