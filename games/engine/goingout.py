@@ -15,7 +15,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .cards import BLACK_THREES, JOKER, JOKER_MELD_KEY, Card, is_black_three, is_wild
+from .cards import (
+    BLACK_THREE_KEY,
+    BLACK_THREES,
+    JOKER,
+    JOKER_MELD_KEY,
+    TWOS_KEY,
+    Card,
+    is_black_three,
+    is_wild,
+)
 from .errors import EngineError
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
@@ -135,39 +144,81 @@ def going_out_search(t: Table, apply: Apply | None = None) -> list[dict[str, Any
 
 
 class _Shape:
-    """The hand's natural ranks and black threes, to tell which discards `_plan` refuses."""
+    """The hand's natural ranks, wild cards and black threes, to tell which discards `_plan`
+    refuses without building its plan."""
 
     def __init__(self, t: Table) -> None:
+        rules = t.rules
         self.side = t.melds[t.side_of(t.turn)]
-        self.sizes = t.rules.black_three_meld_sizes
+        self.sizes = rules.black_three_meld_sizes
+        self.max_wilds = rules.max_wilds
+        # Wild cards left over can go to a joker meld the side has or may start.
+        self.joker_meld = JOKER_MELD_KEY in self.side or rules.joker_meld
         self.counts: dict[str, int] = {}
-        self.threes = 0
+        self.threes = self.wilds = 0
         for card in t.hands[t.turn]:
             if card == JOKER or card[0] == "2":
-                continue
-            if card in BLACK_THREES:
+                self.wilds += 1
+            elif card in BLACK_THREES:
                 self.threes += 1
             else:
                 self.counts[card[0]] = self.counts.get(card[0], 0) + 1
         self.loose = sum(1 for r, n in self.counts.items() if n == 1 and r not in self.side)
+        # The side's natural melds (what _plan adds wild cards to): naturals and wilds in each.
+        self.melded: dict[str, tuple[int, int]] = {}
+        for key, cards in self.side.items():
+            if key not in (BLACK_THREE_KEY, TWOS_KEY, JOKER_MELD_KEY):
+                naturals = sum(1 for c in cards if c != JOKER and c[0] != "2")
+                self.melded[key] = (naturals, len(cards) - naturals)
 
     def plan_fails(self, discard: Card | None) -> bool:
         """True when `_plan` returns None for the hand without ``discard``.
 
-        _plan refuses a rest with a natural rank the side has not melded held once, or a
-        number of black threes that does not meld.
+        _plan refuses a rest with a natural rank the side has not melded held once, a
+        number of black threes that does not meld, more new pairs than wild cards (each
+        pair takes one), or wild cards left over when every meld has taken what it may and
+        no joker meld takes the rest.
         """
         natural = discard is not None and discard != JOKER and discard[0] != "2"
         threes = self.threes - (natural and discard in BLACK_THREES)
         if threes and threes not in self.sizes:
             return True
+        counts = self.counts
         if discard is None or not natural or discard in BLACK_THREES:
-            return self.loose > 0
-        rank = discard[0]
-        left = self.counts[rank] - 1
-        loose = self.loose - (left == 0 and rank not in self.side)
-        loose += left == 1 and rank not in self.side
-        return loose > 0
+            if self.loose > 0:
+                return True
+        else:
+            rank = discard[0]
+            left = counts[rank] - 1
+            loose = self.loose - (left == 0 and rank not in self.side)
+            loose += left == 1 and rank not in self.side
+            if loose > 0:
+                return True
+            counts = dict(counts)
+            counts[rank] = left
+        wilds = self.wilds - (discard is not None and not natural)
+        return self._wilds_fail(counts, wilds)
+
+    def _wilds_fail(self, counts: dict[str, int], wilds: int) -> bool:
+        """_plan's wild cards: one to each new pair, then as many as each meld may take
+        (the total does not depend on the order it fills them in), the rest to a joker meld
+        of at least 3."""
+        max_wilds = self.max_wilds
+        room = pairs = 0
+        for rank, n in counts.items():
+            if rank not in self.side and n >= 2:
+                pairs += n == 2
+                room += max(0, max_wilds(n) - (n == 2))
+        if pairs and (pairs > wilds or max_wilds(2) < 1):
+            return True
+        for key, (naturals, wild) in self.melded.items():
+            room += max(0, max_wilds(naturals + counts.get(key, 0)) - wild)
+        leftover = wilds - pairs - room
+        if leftover <= 0:
+            return False
+        if JOKER_MELD_KEY in self.side:
+            return False
+        return not (self.joker_meld and leftover >= 3)
 
 
 def _could_go_out(t: Table) -> bool:
@@ -214,12 +265,28 @@ def _lays_out(t: Table, meld: dict[str, Any] | None, discard: Card | None) -> bo
         return canastas(t, t.side_of(t.turn)) >= t.rules.canastas_needed(t.players)
     new_melds: list[list[Card]] = meld.get("melds", [])
     adds = list(meld.get("add", {}).items())
+    if not _enough_canastas(t, new_melds, adds):
+        return False  # plan_lay refuses to leave one card or none without them
     used = [c for m in new_melds for c in m] + [c for _, cs in adds for c in cs]
     try:
         plan_lay(t, new_melds=new_melds, adds=adds, pile=None, used=used, incoming=[])
     except EngineError:
         return False
     return True
+
+
+def _enough_canastas(
+    t: Table, new_melds: list[list[Card]], adds: list[tuple[str, list[Card]]]
+) -> bool:
+    """The side has the canastas to go out after the meld, counted as plan_lay counts them
+    when it accepts the meld (new melds then start keys the side does not have)."""
+    side = t.melds[t.side_of(t.turn)]
+    sizes = {key: len(cards) for key, cards in side.items()}
+    for key, cards in adds:
+        sizes[key] = sizes.get(key, 0) + len(cards)
+    have = sum(1 for size in sizes.values() if size >= CANASTA_SIZE)
+    have += sum(1 for cards in new_melds if len(cards) >= CANASTA_SIZE)
+    return have >= t.rules.canastas_needed(t.players)
 
 
 def _plays_out(t: Table, steps: list[dict[str, Any]], apply: Apply) -> bool:
