@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import (
+    ALL_CODES,
     BLACK_THREE_KEY,
     BLACK_THREES,
     JOKER,
@@ -29,6 +30,7 @@ from .cards import (
     TWOS_KEY,
     Card,
     is_two,
+    is_wild,
 )
 from .errors import EngineError
 from .laying import plan_lay
@@ -195,15 +197,15 @@ def legal_discards(t: Table) -> list[Card]:
 def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
     hand = t.hands[t.turn]
     groups, wilds = natural_groups(t, hand)
-    candidates, natural = _new_meld_candidates(t, groups, wilds)
     # One new natural meld or one addition: counted (_SingleLay); anything else: allowed.
     single = _SingleLay(t) if accept is allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
-    for i, cards in enumerate(candidates):
-        if single is not None and i < natural:
-            if single.new_natural(cards):
-                melds.append({"type": "meld", "melds": [cards]})
-            continue
+    if single is not None:
+        melds = single.new_naturals(groups, wilds)
+        candidates = _other_new_melds(t, wilds)
+    else:
+        candidates = _new_meld_candidates(t, groups, wilds)
+    for cards in candidates:
         action = {"type": "meld", "melds": [cards]}
         if accept(t, action):
             melds.append(action)
@@ -219,20 +221,18 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
 
 def _new_meld_candidates(
     t: Table, groups: dict[str, list[Card]], wilds: list[Card]
-) -> tuple[list[list[Card]], int]:
-    """Each single new meld the hand can make, and how many of them (the first ones) are
-    melds of one natural rank."""
+) -> list[list[Card]]:
+    """Each single new meld the hand can make: of one natural rank, then the others."""
+    candidates = [cards + wilds[:k] for cards, k in _natural_shapes(t, groups, wilds)]
+    return candidates + _other_new_melds(t, wilds)
+
+
+def _other_new_melds(t: Table, wilds: list[Card]) -> list[list[Card]]:
+    """Each single new meld of no natural rank: wild cards, twos, black threes."""
     rules = t.rules
     hand = t.hands[t.turn]
     side = t.melds[t.side_of(t.turn)]
     candidates: list[list[Card]] = []
-    for rank, cards in groups.items():
-        if rank in side or len(cards) < 2:
-            continue
-        for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
-            if len(cards) + k >= 3:
-                candidates.append(cards + wilds[:k])
-    natural = len(candidates)
     if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
         candidates.append(wilds[:3])
         if len(wilds) > 3:
@@ -247,7 +247,22 @@ def _new_meld_candidates(
     # Counted first: most hands hold no black three, and the list is built only to meld it.
     if sum(map(hand.count, BLACK_THREES)) in rules.black_three_meld_sizes:
         candidates.append([c for c in hand if c in BLACK_THREES])
-    return candidates, natural
+    return candidates
+
+
+def _natural_shapes(
+    t: Table, groups: dict[str, list[Card]], wilds: list[Card]
+) -> Iterator[tuple[list[Card], int]]:
+    """Each new meld of one natural rank: all the hand's naturals of a rank the side has not
+    melded, with the first k wild cards (0..the limit, 3 cards at least)."""
+    max_wilds = t.rules.max_wilds
+    side = t.melds[t.side_of(t.turn)]
+    for rank, cards in groups.items():
+        if rank in side or len(cards) < 2:
+            continue
+        for k in range(0, min(len(wilds), max_wilds(len(cards))) + 1):
+            if len(cards) + k >= 3:
+                yield cards, k
 
 
 def _add_actions(
@@ -279,6 +294,9 @@ def _add_actions(
     return adds
 
 
+_WILD_CODES = frozenset(c for c in ALL_CODES if is_wild(c))
+
+
 class _SingleLay:
     """`laying.plan_lay` for one new meld of one natural rank, or one addition, by counting.
 
@@ -291,6 +309,7 @@ class _SingleLay:
     def __init__(self, t: Table) -> None:
         rules = t.rules
         side = t.side_of(t.turn)
+        self.t = t
         self.rules = rules
         self.melds = t.melds[side]
         self.hand_size = len(t.hands[t.turn])
@@ -309,10 +328,26 @@ class _SingleLay:
             return may_go_out and not self.rules.final_discard_required
         return may_go_out
 
-    def new_natural(self, cards: list[Card]) -> bool:
-        if self.minimum and sum(map(self.rules.card_value, cards)) < self.minimum:
-            return False
-        return self._ends_well(len(cards), self.canastas + (len(cards) >= CANASTA_SIZE))
+    def new_naturals(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
+        """Each new meld of one natural rank (`_natural_shapes`) that may be laid: its value
+        against the initial minimum, the cards left."""
+        value = self.rules.card_value
+        wild_values = [0]  # the value of the first k wild cards
+        for w in wilds:
+            wild_values.append(wild_values[-1] + value(w))
+        out: list[ActionJSON] = []
+        values: dict[str, int] = {}
+        for cards, k in _natural_shapes(self.t, groups, wilds):
+            if self.minimum:
+                natural = values.get(cards[0])
+                if natural is None:
+                    natural = values[cards[0]] = sum(map(value, cards))
+                if natural + wild_values[k] < self.minimum:
+                    continue
+            size = len(cards) + k
+            if self._ends_well(size, self.canastas + (size >= CANASTA_SIZE)):
+                out.append({"type": "meld", "melds": [cards + wilds[:k]]})
+        return out
 
     def additions(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
         """`_add_actions` by counting: each side meld's verdict depends only on how many
@@ -325,7 +360,7 @@ class _SingleLay:
                 adds += self._wild_additions(key, before, wilds)
                 continue
             nat = groups.get(key)
-            naturals = sum(1 for c in before if c != JOKER and c[0] != "2")
+            naturals = len(before) - sum(map(_WILD_CODES.__contains__, before))
             if nat:
                 if self._fits(before, naturals + 1, 1):
                     adds += [{"type": "meld", "add": {key: [c]}} for c in dict.fromkeys(nat)]
