@@ -12,7 +12,7 @@ a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import (
@@ -106,12 +106,15 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
     return action
 
 
-def going_out_search(t: Table, apply: Apply | None = None) -> list[dict[str, Any]] | None:
+def going_out_search(
+    t: Table, apply: Apply | None = None, *, could: bool | None = None
+) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now,
-    checked by the rules (or, given ``apply``, by trial moves: the oracle)."""
+    checked by the rules (or, given ``apply``, by trial moves: the oracle). ``could``:
+    `could_go_out`, when the caller has it."""
     if t.phase != "play" or t.over:
         return None
-    if not _could_go_out(t):
+    if not (_could_go_out(t) if could is None else could):
         return None
     probe = t.fork()
     probe.go_out = None  # look for any way out, whatever was answered
@@ -223,8 +226,6 @@ class _Shape:
 
 def _could_go_out(t: Table) -> bool:
     """A quick necessary condition, so that most positions need no search."""
-    rules = t.rules
-    side = t.melds[t.side_of(t.turn)]
     counts: dict[str, int] = {}
     wilds = threes = 0
     for card in t.hands[t.turn]:  # one pass: this runs on every legal_actions in phase play
@@ -234,6 +235,14 @@ def _could_go_out(t: Table) -> bool:
             threes += 1
         else:
             counts[card[0]] = counts.get(card[0], 0) + 1
+    return could_go_out(t, counts, wilds, threes)
+
+
+def could_go_out(t: Table, counts: Mapping[str, int], wilds: int, threes: int) -> bool:
+    """`_could_go_out` from the hand's counts (natural cards by rank, wild cards, black
+    threes), for a caller that has counted the hand already (legal.py)."""
+    rules = t.rules
+    side = t.melds[t.side_of(t.turn)]
     loose = sum(1 for rank, n in counts.items() if n == 1 and rank not in side)
     if threes and threes not in rules.black_three_meld_sizes:
         loose += threes

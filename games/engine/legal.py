@@ -33,6 +33,7 @@ from .cards import (
     is_wild,
 )
 from .errors import EngineError
+from .goingout import could_go_out
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
 from .pickups import allowed_pickup, best_melds, natural_groups, pickup_actions
@@ -118,8 +119,12 @@ def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
     elif t.phase == "discard":
         legal.discards = legal_discards(t)
     elif t.phase == "play":
-        legal.melds, legal.adds = _meld_actions(t, accept)
-        out = find_going_out(t) if t.go_out is not False else None
+        hand = t.hands[seat]
+        groups, wilds = natural_groups(t, hand)
+        legal.melds, legal.adds = _meld_actions(t, accept, groups, wilds)
+        out = None
+        if t.go_out is not False:
+            out = find_going_out(t, could=_could(t, accept, groups, wilds))
         if out:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
@@ -194,9 +199,23 @@ def legal_discards(t: Table) -> list[Card]:
     return list(dict.fromkeys(hand))
 
 
-def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
+def _could(
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+) -> bool | None:
+    """The going-out search's quick test from the hand as `natural_groups` counted it (no
+    threes there but black ones: red threes never stay in a hand); the oracle lets the
+    search count for itself."""
+    if accept is not allowed:
+        return None
+    counts = {rank: len(cards) for rank, cards in groups.items()}
+    threes = sum(map(t.hands[t.turn].count, BLACK_THREES))
+    return could_go_out(t, counts, len(wilds), threes)
+
+
+def _meld_actions(
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+) -> tuple[list[ActionJSON], list[ActionJSON]]:
     hand = t.hands[t.turn]
-    groups, wilds = natural_groups(t, hand)
     # One new natural meld or one addition: counted (_SingleLay); anything else: allowed.
     single = _SingleLay(t) if accept is allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []

@@ -72,10 +72,11 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
     return out
 
 
-def find_going_out(t: Table) -> list[dict[str, Any]] | None:
+def find_going_out(t: Table, *, could: bool | None = None) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now,
-    checked by the rules that `apply` runs (goingout.going_out_search)."""
-    return going_out_search(t)
+    checked by the rules that `apply` runs (goingout.going_out_search; ``could``: its
+    quick test, when the caller has it)."""
+    return going_out_search(t, could=could)
 
 
 def is_legal(table: Table, seat: int, action: Action | Mapping[str, Any]) -> bool:
