@@ -1,9 +1,11 @@
 """Finding a way to go out now (for "may I go out?" and for bots).
 
 Each way out it builds (a meld, then maybe a discard) is checked by the rules the moves
-run: `laying.plan_lay` for the meld, and the discard's one rule (the side's canastas), without
-a trial move. Given an ``apply`` (play.apply), it checks by trial moves instead: the test
-oracle (tests/engine/test_legal_fast.py asserts both find the same way out).
+run, without a trial move: the ``lay_check`` it is given (play.find_going_out passes
+`laying.plan_lay`'s check) for the meld, and the discard's one rule (the side's canastas).
+Given an ``apply`` (play.apply) instead, it checks by trial moves: the test oracle
+(tests/engine/test_legal_fast.py asserts both find the same way out). Both are handed in, so
+this module does not depend on the rules of a turn it checks against.
 
 Constructive: the answer is a list of actions that the engine accepts, so
 a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May I go out?").
@@ -26,13 +28,15 @@ from .cards import (
     is_wild,
 )
 from .errors import EngineError
-from .laying import plan_lay
 from .melds import CANASTA_SIZE
 from .table import Table
 from .turn import Outcome, canastas
 
 # play.apply's shape: (table, seat, action) -> Outcome.
 Apply = Callable[[Table, int, dict[str, Any]], Outcome]
+# laying.plan_lay for a meld from the hand: (table, new melds, additions, hand cards used);
+# raises EngineError unless the meld may be laid.
+LayCheck = Callable[[Table, list[list[Card]], list[tuple[str, list[Card]]], list[Card]], object]
 
 
 def _wild_order(cards: list[Card], rules_value: Any) -> list[Card]:
@@ -107,11 +111,17 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
 
 
 def going_out_search(
-    t: Table, apply: Apply | None = None, *, could: bool | None = None
+    t: Table,
+    apply: Apply | None = None,
+    *,
+    lay_check: LayCheck | None = None,
+    could: bool | None = None,
 ) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now,
-    checked by the rules (or, given ``apply``, by trial moves: the oracle). ``could``:
+    checked by ``lay_check`` (or, given ``apply``, by trial moves: the oracle). ``could``:
     `could_go_out`, when the caller has it."""
+    if (apply is None) == (lay_check is None):
+        raise ValueError("going_out_search checks with apply or with lay_check, one of them")
     if t.phase != "play" or t.over:
         return None
     if not (_could_go_out(t) if could is None else could):
@@ -138,10 +148,10 @@ def going_out_search(
                 steps.append(meld)
             if discard is not None:
                 steps.append({"type": "discard", "card": discard})
-            if apply is None:
-                if _lays_out(probe, steps[0] if rest else None, discard):
+            if lay_check is not None:
+                if _lays_out(probe, steps[0] if rest else None, discard, lay_check):
                     return steps
-            elif _plays_out(probe, steps, apply):
+            elif apply is not None and _plays_out(probe, steps, apply):
                 return steps
     return None
 
@@ -259,9 +269,11 @@ def could_go_out(t: Table, counts: Mapping[str, int], wilds: int, threes: int) -
     return have + reachable >= need
 
 
-def _lays_out(t: Table, meld: dict[str, Any] | None, discard: Card | None) -> bool:
+def _lays_out(
+    t: Table, meld: dict[str, Any] | None, discard: Card | None, lay_check: LayCheck
+) -> bool:
     """Whether the meld (all the hand but ``discard``), then the discard, go out: the checks
-    of `plan_lay` and of play._discard, without playing them.
+    of `plan_lay` (``lay_check``) and of play._discard, without playing them.
 
     The meld uses every card but ``discard`` (going_out_search's ``rest``), so plan_lay
     leaves ``[discard]`` or nothing. Nothing left: plan_lay allowed going out, and the
@@ -278,7 +290,7 @@ def _lays_out(t: Table, meld: dict[str, Any] | None, discard: Card | None) -> bo
         return False  # plan_lay refuses to leave one card or none without them
     used = [c for m in new_melds for c in m] + [c for _, cs in adds for c in cs]
     try:
-        plan_lay(t, new_melds=new_melds, adds=adds, pile=None, used=used, incoming=[])
+        lay_check(t, new_melds, adds, used)
     except EngineError:
         return False
     return True
