@@ -332,17 +332,19 @@ class _SingleLay:
         self.rules = rules
         self.melds = t.melds[side]
         self.hand_size = len(t.hands[t.turn])
-        self.canastas = canastas(t, side)
-        self.needed = rules.canastas_needed(t.players)
+        self.max_wilds = rules.max_wilds
         self.refused = t.go_out is False
         self.minimum = minimum(t, side)
 
-    def _ends_well(self, laid: int, canastas_after: int) -> bool:
-        """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
+    def _ends_well(self, laid: int, grew: int) -> bool:
+        """plan_lay's end of turn: go out only with the canastas, keep a card to discard.
+        ``grew``: canastas the lay makes."""
         remaining = self.hand_size - laid
         if remaining > 1:
             return True
-        may_go_out = canastas_after >= self.needed and not self.refused
+        canastas_after = canastas(self.t, self.t.side_of(self.t.turn)) + grew
+        may_go_out = canastas_after >= self.rules.canastas_needed(self.t.players)
+        may_go_out = may_go_out and not self.refused
         if remaining == 0:
             return may_go_out and not self.rules.final_discard_required
         return may_go_out
@@ -356,15 +358,16 @@ class _SingleLay:
             wild_values.append(wild_values[-1] + value(w))
         out: list[ActionJSON] = []
         values: dict[str, int] = {}
+        need = self.minimum
         for cards, k in _natural_shapes(self.t, groups, wilds):
-            if self.minimum:
+            if need:
                 natural = values.get(cards[0])
                 if natural is None:
                     natural = values[cards[0]] = sum(map(value, cards))
-                if natural + wild_values[k] < self.minimum:
+                if natural + wild_values[k] < need:
                     continue
             size = len(cards) + k
-            if self._ends_well(size, self.canastas + (size >= CANASTA_SIZE)):
+            if self._ends_well(size, size >= CANASTA_SIZE):
                 out.append({"type": "meld", "melds": [cards + wilds[:k]]})
         return out
 
@@ -395,14 +398,14 @@ class _SingleLay:
 
     def _fits(self, before: list[Card], naturals: int, added: int) -> bool:
         """``added`` cards onto the natural meld ``before``, leaving it ``naturals`` naturals."""
-        if len(before) + added - naturals > self.rules.max_wilds(naturals):
+        if len(before) + added - naturals > self.max_wilds(naturals):
             return False
-        return self._ends_well(added, self.canastas + self._grows(before, added))
+        return self.hand_size - added > 1 or self._ends_well(added, self._grows(before, added))
 
     def _wild_additions(self, key: str, before: list[Card], wilds: list[Card]) -> list[ActionJSON]:
         """One wild card onto the joker meld or the twos meld (at most 2 jokers, fewer than
         the 2s)."""
-        if not wilds or not self._ends_well(1, self.canastas + self._grows(before, 1)):
+        if not wilds or not self._ends_well(1, self._grows(before, 1)):
             return []
         jokers = before.count(JOKER)
         size = len(before) + 1

@@ -166,7 +166,8 @@ def natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], l
             wilds.append(c)
         elif r != "3":
             groups.setdefault(r, []).append(c)
-    wilds.sort(key=t.rules.card_value)  # cheap wilds first
+    if len(wilds) > 1:
+        wilds.sort(key=t.rules.card_value)  # cheap wilds first
     return groups, wilds
 
 
