@@ -207,6 +207,9 @@ def _could(
     search count for itself."""
     if accept is not allowed:
         return None
+    side = t.melds[t.side_of(t.turn)]
+    if sum(1 for rank, cards in groups.items() if len(cards) == 1 and rank not in side) > 1:
+        return False  # could_go_out's first test: two loose cards (threes only add to them)
     counts = {rank: len(cards) for rank, cards in groups.items()}
     threes = sum(map(t.hands[t.turn].count, BLACK_THREES))
     return could_go_out(t, counts, len(wilds), threes)
@@ -352,20 +355,41 @@ class _SingleLay:
     def new_naturals(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
         """Each new meld of one natural rank (`_natural_shapes`) that may be laid: its value
         against the initial minimum, the cards left."""
+        need = self.minimum
+        if need:
+            return self._new_naturals_to_reach(groups, wilds, need)
+        # _natural_shapes, inlined: this runs on every legal_actions in phase play.
+        out: list[ActionJSON] = []
+        side = self.melds
+        max_wilds = self.max_wilds
+        keeps = self.hand_size - 1  # a meld smaller than this leaves two cards or more
+        for rank, cards in groups.items():
+            n = len(cards)
+            if n < 2 or rank in side:
+                continue
+            for k in range(0 if n >= 3 else 1, min(len(wilds), max_wilds(n)) + 1):
+                size = n + k
+                if size < keeps or self._ends_well(size, size >= CANASTA_SIZE):
+                    out.append({"type": "meld", "melds": [cards + wilds[:k]]})
+        return out
+
+    def _new_naturals_to_reach(
+        self, groups: dict[str, list[Card]], wilds: list[Card], need: int
+    ) -> list[ActionJSON]:
+        """`new_naturals` for a side that has not melded: each meld's value against the
+        initial minimum ``need`` too."""
         value = self.rules.card_value
         wild_values = [0]  # the value of the first k wild cards
         for w in wilds:
             wild_values.append(wild_values[-1] + value(w))
         out: list[ActionJSON] = []
         values: dict[str, int] = {}
-        need = self.minimum
         for cards, k in _natural_shapes(self.t, groups, wilds):
-            if need:
-                natural = values.get(cards[0])
-                if natural is None:
-                    natural = values[cards[0]] = sum(map(value, cards))
-                if natural + wild_values[k] < need:
-                    continue
+            natural = values.get(cards[0])
+            if natural is None:
+                natural = values[cards[0]] = sum(map(value, cards))
+            if natural + wild_values[k] < need:
+                continue
             size = len(cards) + k
             if self._ends_well(size, size >= CANASTA_SIZE):
                 out.append({"type": "meld", "melds": [cards + wilds[:k]]})
@@ -376,12 +400,14 @@ class _SingleLay:
         naturals or which wild card is added, so it is decided once per meld."""
         adds: list[ActionJSON] = []
         for key, before in self.melds.items():
+            nat = groups.get(key)
+            if not nat and not wilds:
+                continue  # nothing in hand to add to this meld
             if key == BLACK_THREE_KEY:
                 continue
             if key in (JOKER_MELD_KEY, TWOS_KEY):
                 adds += self._wild_additions(key, before, wilds)
                 continue
-            nat = groups.get(key)
             naturals = len(before) - sum(map(_WILD_CODES.__contains__, before))
             if nat:
                 if self._fits(before, naturals + 1, 1):
