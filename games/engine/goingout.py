@@ -24,6 +24,7 @@ from .cards import (
     JOKER_MELD_KEY,
     TWOS_KEY,
     Card,
+    count_naturals,
     is_black_three,
     is_wild,
 )
@@ -77,7 +78,7 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
 
     def room(rank: str) -> int:
         cards = side.get(rank, []) + new.get(rank, []) + add.get(rank, [])
-        nat = sum(1 for c in cards if not is_wild(c))
+        nat = count_naturals(cards)
         return rules.max_wilds(nat) - (len(cards) - nat)
 
     def put(rank: str, card: Card) -> None:
@@ -181,7 +182,7 @@ class _Shape:
         self.melded: dict[str, tuple[int, int]] = {}
         for key, cards in self.side.items():
             if key not in (BLACK_THREE_KEY, TWOS_KEY, JOKER_MELD_KEY):
-                naturals = sum(1 for c in cards if c != JOKER and c[0] != "2")
+                naturals = count_naturals(cards)
                 self.melded[key] = (naturals, len(cards) - naturals)
 
     def plan_fails(self, discard: Card | None) -> bool:

@@ -22,15 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import (
-    ALL_CODES,
     BLACK_THREE_KEY,
     BLACK_THREES,
     JOKER,
     JOKER_MELD_KEY,
     TWOS_KEY,
     Card,
+    count_naturals,
     is_two,
-    is_wild,
 )
 from .errors import EngineError
 from .goingout import could_go_out
@@ -316,9 +315,6 @@ def _add_actions(
     return adds
 
 
-_WILD_CODES = frozenset(c for c in ALL_CODES if is_wild(c))
-
-
 class _SingleLay:
     """`laying.plan_lay` for one new meld of one natural rank, or one addition, by counting.
 
@@ -408,7 +404,7 @@ class _SingleLay:
             if key in (JOKER_MELD_KEY, TWOS_KEY):
                 adds += self._wild_additions(key, before, wilds)
                 continue
-            naturals = len(before) - sum(map(_WILD_CODES.__contains__, before))
+            naturals = count_naturals(before)
             if nat:
                 if self._fits(before, naturals + 1, 1):
                     adds += [{"type": "meld", "add": {key: [c]}} for c in dict.fromkeys(nat)]

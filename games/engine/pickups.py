@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from .actions import Pickup
-from .cards import JOKER, NATURAL_RANKS, Card, is_wild
+from .cards import JOKER, NATURAL_RANKS, Card, count_naturals, is_wild
 from .errors import EngineError
 from .laying import plan_lay
 from .melds import CANASTA_SIZE, cards_value
@@ -62,7 +62,7 @@ def _pile_meld_fits(t: Table, key: str, pile_cards: list[Card], left: int) -> bo
     side = t.side_of(t.turn)
     before = t.melds[side].get(key, [])
     size = len(before) + len(pile_cards)
-    naturals = sum(1 for c in before + pile_cards if c != JOKER and c[0] != "2")
+    naturals = count_naturals(before) + count_naturals(pile_cards)
     if size < 3 or naturals < 2 or size - naturals > rules.max_wilds(naturals):
         return False
     if not t.melds[side] and cards_value(rules, pile_cards) < rules.minimum_for_score(
