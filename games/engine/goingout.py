@@ -13,7 +13,6 @@ a "yes" never leaves a player without a legal way to finish (docs/rules.md, "May
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -130,7 +129,7 @@ def going_out_search(
     probe = t.fork()
     probe.go_out = None  # look for any way out, whatever was answered
     hand = probe.hands[probe.turn]
-    discards: list[Card | None] = list(Counter(hand))
+    discards: list[Card | None] = list(dict.fromkeys(hand))
     if not t.rules.final_discard_required:
         discards.insert(0, None)
     shape = _Shape(t)
