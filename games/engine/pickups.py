@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .actions import Pickup
 from .cards import JOKER, NATURAL_RANKS, Card, count_naturals, is_wild
 from .errors import EngineError
 from .laying import plan_lay
@@ -34,9 +33,8 @@ def allowed_pickup(
     """
     cards = action.get("cards")
     melds = [list(m) for m in action.get("melds", ())]
-    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
     try:
-        key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        key, pile_cards, used = check_pickup_cards(t, cards, melds, frozen)
         if incoming is None:
             incoming = []
         if not incoming:
