@@ -28,6 +28,7 @@ SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 RED_THREES: frozenset[Card] = frozenset({"3H", "3D"})
 BLACK_THREES: frozenset[Card] = frozenset({"3S", "3C"})
 ALL_CODES: frozenset[Card] = frozenset([r + s for s in SUITS for r in RANKS] + [JOKER])
+WILD_CARDS: frozenset[Card] = frozenset(["2" + s for s in SUITS] + [JOKER])  # see is_wild
 
 
 def parse_card(text: object) -> Card:
@@ -74,6 +75,11 @@ def is_two(card: Card) -> bool:
 def is_wild(card: Card) -> bool:
     """Jokers and 2s are wild in every variant (docs/rules.md, docs/variants.md)."""
     return card == JOKER or card[0] == "2"
+
+
+def count_naturals(cards: list[Card]) -> int:
+    """The cards that are not wild (counted by set lookups: melds grow long)."""
+    return len(cards) - sum(map(WILD_CARDS.__contains__, cards))
 
 
 def is_three(card: Card) -> bool:

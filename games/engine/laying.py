@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import Meld
-from .cards import Card, is_wild
+from .cards import JOKER, NATURAL_RANKS, Card, is_wild
 from .melds import CANASTA_SIZE, cards_value, check_meld, meld_key
 from .table import Table
 from .turn import (
@@ -120,13 +120,21 @@ def _melds_after(
             raise illegal(
                 "no_such_meld", f"your side has no {key} meld to add {' '.join(cards)} to"
             )
-        if any(meld_key(rules, [c]) not in (key,) for c in cards if not is_wild(c)):
+        if not _plain_naturals(key, cards) and any(
+            meld_key(rules, [c]) not in (key,) for c in cards if not is_wild(c)
+        ):
             raise illegal("invalid_meld", f"{' '.join(cards)} do not belong to the {key} meld")
         melds[key] = melds[key] + cards
         if key not in changed:
             changed.append(key)
         laid_value += cards_value(rules, cards)
     return melds, changed, started, laid_value
+
+
+def _plain_naturals(key: str, cards: list[Card]) -> bool:
+    """Cards that plainly belong to the natural meld ``key`` (its rank, or wild): the common
+    case, answered without asking `meld_key` card by card."""
+    return key in NATURAL_RANKS and all(c[0] == key for c in cards if c != JOKER and c[0] != "2")
 
 
 def _check_cards_left(

@@ -28,10 +28,11 @@ from .cards import (
     JOKER_MELD_KEY,
     TWOS_KEY,
     Card,
+    count_naturals,
     is_two,
-    is_wild,
 )
 from .errors import EngineError
+from .goingout import could_go_out
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
 from .pickups import allowed_pickup, best_melds, natural_groups, pickup_actions
@@ -117,8 +118,12 @@ def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
     elif t.phase == "discard":
         legal.discards = legal_discards(t)
     elif t.phase == "play":
-        legal.melds, legal.adds = _meld_actions(t, accept)
-        out = find_going_out(t) if t.go_out is not False else None
+        hand = t.hands[seat]
+        groups, wilds = natural_groups(t, hand)
+        legal.melds, legal.adds = _meld_actions(t, accept, groups, wilds)
+        out = None
+        if t.go_out is not False:
+            out = find_going_out(t, could=_could(t, accept, groups, wilds))
         if out:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
@@ -193,18 +198,35 @@ def legal_discards(t: Table) -> list[Card]:
     return list(dict.fromkeys(hand))
 
 
-def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[ActionJSON]]:
+def _could(
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+) -> bool | None:
+    """The going-out search's quick test from the hand as `natural_groups` counted it (no
+    threes there but black ones: red threes never stay in a hand); the oracle lets the
+    search count for itself."""
+    if accept is not allowed:
+        return None
+    side = t.melds[t.side_of(t.turn)]
+    if sum(1 for rank, cards in groups.items() if len(cards) == 1 and rank not in side) > 1:
+        return False  # could_go_out's first test: two loose cards (threes only add to them)
+    counts = {rank: len(cards) for rank, cards in groups.items()}
+    threes = sum(map(t.hands[t.turn].count, BLACK_THREES))
+    return could_go_out(t, counts, len(wilds), threes)
+
+
+def _meld_actions(
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+) -> tuple[list[ActionJSON], list[ActionJSON]]:
     hand = t.hands[t.turn]
-    groups, wilds = natural_groups(t, hand)
-    candidates, natural = _new_meld_candidates(t, groups, wilds)
     # One new natural meld or one addition: counted (_SingleLay); anything else: allowed.
     single = _SingleLay(t) if accept is allowed and t.go_out is not True else None
     melds: list[ActionJSON] = []
-    for i, cards in enumerate(candidates):
-        if single is not None and i < natural:
-            if single.new_natural(cards):
-                melds.append({"type": "meld", "melds": [cards]})
-            continue
+    if single is not None:
+        melds = single.new_naturals(groups, wilds)
+        candidates = _other_new_melds(t, wilds)
+    else:
+        candidates = _new_meld_candidates(t, groups, wilds)
+    for cards in candidates:
         action = {"type": "meld", "melds": [cards]}
         if accept(t, action):
             melds.append(action)
@@ -220,20 +242,18 @@ def _meld_actions(t: Table, accept: Accept) -> tuple[list[ActionJSON], list[Acti
 
 def _new_meld_candidates(
     t: Table, groups: dict[str, list[Card]], wilds: list[Card]
-) -> tuple[list[list[Card]], int]:
-    """Each single new meld the hand can make, and how many of them (the first ones) are
-    melds of one natural rank."""
+) -> list[list[Card]]:
+    """Each single new meld the hand can make: of one natural rank, then the others."""
+    candidates = [cards + wilds[:k] for cards, k in _natural_shapes(t, groups, wilds)]
+    return candidates + _other_new_melds(t, wilds)
+
+
+def _other_new_melds(t: Table, wilds: list[Card]) -> list[list[Card]]:
+    """Each single new meld of no natural rank: wild cards, twos, black threes."""
     rules = t.rules
     hand = t.hands[t.turn]
     side = t.melds[t.side_of(t.turn)]
     candidates: list[list[Card]] = []
-    for rank, cards in groups.items():
-        if rank in side or len(cards) < 2:
-            continue
-        for k in range(0, min(len(wilds), rules.max_wilds(len(cards))) + 1):
-            if len(cards) + k >= 3:
-                candidates.append(cards + wilds[:k])
-    natural = len(candidates)
     if rules.joker_meld and JOKER_MELD_KEY not in side and len(wilds) >= 3:
         candidates.append(wilds[:3])
         if len(wilds) > 3:
@@ -245,10 +265,25 @@ def _new_meld_candidates(
             candidates.append(twos)
         if len(twos) >= 2 and jokers:
             candidates.append(twos + jokers[: min(2, len(twos) - 1)])
-    threes = [c for c in hand if c in BLACK_THREES]
-    if len(threes) in rules.black_three_meld_sizes:
-        candidates.append(threes)
-    return candidates, natural
+    # Counted first: most hands hold no black three, and the list is built only to meld it.
+    if sum(map(hand.count, BLACK_THREES)) in rules.black_three_meld_sizes:
+        candidates.append([c for c in hand if c in BLACK_THREES])
+    return candidates
+
+
+def _natural_shapes(
+    t: Table, groups: dict[str, list[Card]], wilds: list[Card]
+) -> Iterator[tuple[list[Card], int]]:
+    """Each new meld of one natural rank: all the hand's naturals of a rank the side has not
+    melded, with the first k wild cards (0..the limit, 3 cards at least)."""
+    max_wilds = t.rules.max_wilds
+    side = t.melds[t.side_of(t.turn)]
+    for rank, cards in groups.items():
+        if rank in side or len(cards) < 2:
+            continue
+        for k in range(0, min(len(wilds), max_wilds(len(cards))) + 1):
+            if len(cards) + k >= 3:
+                yield cards, k
 
 
 def _add_actions(
@@ -259,8 +294,10 @@ def _add_actions(
     wilds: list[Card],
 ) -> list[ActionJSON]:
     """Each single addition to a side meld: one natural, all its naturals, or one wild."""
-    adds: list[ActionJSON] = []
     distinct_wilds = list(dict.fromkeys(wilds))
+    if single is not None:
+        return single.additions(groups, distinct_wilds)
+    adds: list[ActionJSON] = []
     for key in t.melds[t.side_of(t.turn)]:
         options: list[list[Card]] = []
         if key == BLACK_THREE_KEY:
@@ -272,10 +309,6 @@ def _add_actions(
                 options.append(list(nat))
         options += [[w] for w in distinct_wilds]
         for cards in options:
-            if single is not None:
-                if single.add(key, cards):
-                    adds.append({"type": "meld", "add": {key: cards}})
-                continue
             addition: ActionJSON = {"type": "meld", "add": {key: cards}}
             if accept(t, addition):
                 adds.append(addition)
@@ -294,47 +327,114 @@ class _SingleLay:
     def __init__(self, t: Table) -> None:
         rules = t.rules
         side = t.side_of(t.turn)
+        self.t = t
         self.rules = rules
         self.melds = t.melds[side]
         self.hand_size = len(t.hands[t.turn])
-        self.canastas = canastas(t, side)
-        self.needed = rules.canastas_needed(t.players)
+        self.max_wilds = rules.max_wilds
         self.refused = t.go_out is False
         self.minimum = minimum(t, side)
-        self.natural_counts: dict[str, int] = {}
 
-    def _ends_well(self, laid: int, canastas_after: int) -> bool:
-        """plan_lay's end of turn: go out only with the canastas, keep a card to discard."""
+    def _ends_well(self, laid: int, grew: int) -> bool:
+        """plan_lay's end of turn: go out only with the canastas, keep a card to discard.
+        ``grew``: canastas the lay makes."""
         remaining = self.hand_size - laid
         if remaining > 1:
             return True
-        may_go_out = canastas_after >= self.needed and not self.refused
+        canastas_after = canastas(self.t, self.t.side_of(self.t.turn)) + grew
+        may_go_out = canastas_after >= self.rules.canastas_needed(self.t.players)
+        may_go_out = may_go_out and not self.refused
         if remaining == 0:
             return may_go_out and not self.rules.final_discard_required
         return may_go_out
 
-    def new_natural(self, cards: list[Card]) -> bool:
-        if self.minimum and sum(map(self.rules.card_value, cards)) < self.minimum:
+    def new_naturals(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
+        """Each new meld of one natural rank (`_natural_shapes`) that may be laid: its value
+        against the initial minimum, the cards left."""
+        need = self.minimum
+        if need:
+            return self._new_naturals_to_reach(groups, wilds, need)
+        # _natural_shapes, inlined: this runs on every legal_actions in phase play.
+        out: list[ActionJSON] = []
+        side = self.melds
+        max_wilds = self.max_wilds
+        keeps = self.hand_size - 1  # a meld smaller than this leaves two cards or more
+        for rank, cards in groups.items():
+            n = len(cards)
+            if n < 2 or rank in side:
+                continue
+            for k in range(0 if n >= 3 else 1, min(len(wilds), max_wilds(n)) + 1):
+                size = n + k
+                if size < keeps or self._ends_well(size, size >= CANASTA_SIZE):
+                    out.append({"type": "meld", "melds": [cards + wilds[:k]]})
+        return out
+
+    def _new_naturals_to_reach(
+        self, groups: dict[str, list[Card]], wilds: list[Card], need: int
+    ) -> list[ActionJSON]:
+        """`new_naturals` for a side that has not melded: each meld's value against the
+        initial minimum ``need`` too."""
+        value = self.rules.card_value
+        wild_values = [0]  # the value of the first k wild cards
+        for w in wilds:
+            wild_values.append(wild_values[-1] + value(w))
+        out: list[ActionJSON] = []
+        values: dict[str, int] = {}
+        for cards, k in _natural_shapes(self.t, groups, wilds):
+            natural = values.get(cards[0])
+            if natural is None:
+                natural = values[cards[0]] = sum(map(value, cards))
+            if natural + wild_values[k] < need:
+                continue
+            size = len(cards) + k
+            if self._ends_well(size, size >= CANASTA_SIZE):
+                out.append({"type": "meld", "melds": [cards + wilds[:k]]})
+        return out
+
+    def additions(self, groups: dict[str, list[Card]], wilds: list[Card]) -> list[ActionJSON]:
+        """`_add_actions` by counting: each side meld's verdict depends only on how many
+        naturals or which wild card is added, so it is decided once per meld."""
+        adds: list[ActionJSON] = []
+        for key, before in self.melds.items():
+            nat = groups.get(key)
+            if not nat and not wilds:
+                continue  # nothing in hand to add to this meld
+            if key == BLACK_THREE_KEY:
+                continue
+            if key in (JOKER_MELD_KEY, TWOS_KEY):
+                adds += self._wild_additions(key, before, wilds)
+                continue
+            naturals = count_naturals(before)
+            if nat:
+                if self._fits(before, naturals + 1, 1):
+                    adds += [{"type": "meld", "add": {key: [c]}} for c in dict.fromkeys(nat)]
+                if len(nat) > 1 and self._fits(before, naturals + len(nat), len(nat)):
+                    adds.append({"type": "meld", "add": {key: list(nat)}})
+            if wilds and self._fits(before, naturals, 1):
+                adds += [{"type": "meld", "add": {key: [w]}} for w in wilds]
+        return adds
+
+    def _grows(self, before: list[Card], added: int) -> int:
+        """1 when adding ``added`` cards makes the meld a canasta."""
+        return int(len(before) < CANASTA_SIZE <= len(before) + added)
+
+    def _fits(self, before: list[Card], naturals: int, added: int) -> bool:
+        """``added`` cards onto the natural meld ``before``, leaving it ``naturals`` naturals."""
+        if len(before) + added - naturals > self.max_wilds(naturals):
             return False
-        return self._ends_well(len(cards), self.canastas + (len(cards) >= CANASTA_SIZE))
+        return self.hand_size - added > 1 or self._ends_well(added, self._grows(before, added))
 
-    def add(self, key: str, cards: list[Card]) -> bool:
-        before = self.melds[key]
-        size = len(before) + len(cards)
-        if key == TWOS_KEY:
-            jokers = before.count(JOKER) + cards.count(JOKER)
-            if jokers > 2 or jokers >= size - jokers:
-                return False
-        elif key != JOKER_MELD_KEY:
-            naturals = self._naturals(key) + sum(1 for c in cards if c != JOKER and c[0] != "2")
-            if size - naturals > self.rules.max_wilds(naturals):
-                return False
-        grew = len(before) < CANASTA_SIZE <= size
-        return self._ends_well(len(cards), self.canastas + grew)
-
-    def _naturals(self, key: str) -> int:
-        """Natural cards in the side's ``key`` meld (counted once per position)."""
-        count = self.natural_counts.get(key)
-        if count is None:
-            count = self.natural_counts[key] = sum(1 for c in self.melds[key] if not is_wild(c))
-        return count
+    def _wild_additions(self, key: str, before: list[Card], wilds: list[Card]) -> list[ActionJSON]:
+        """One wild card onto the joker meld or the twos meld (at most 2 jokers, fewer than
+        the 2s)."""
+        if not wilds or not self._ends_well(1, self._grows(before, 1)):
+            return []
+        jokers = before.count(JOKER)
+        size = len(before) + 1
+        out: list[ActionJSON] = []
+        for w in wilds:
+            j = jokers + (w == JOKER)
+            if key == TWOS_KEY and (j > 2 or j >= size - j):
+                continue
+            out.append({"type": "meld", "add": {key: [w]}})
+        return out

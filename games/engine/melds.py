@@ -6,13 +6,14 @@ from collections.abc import Sequence
 
 from .cards import (
     BLACK_THREE_KEY,
+    BLACK_THREES,
     JOKER,
     JOKER_MELD_KEY,
     NATURAL_RANKS,
+    RED_THREES,
     TWOS_KEY,
     Card,
     is_black_three,
-    is_red_three,
     is_two,
     is_wild,
 )
@@ -41,16 +42,16 @@ def parse_meld_key(text: object) -> str:
 
 def meld_key(rules: RuleSet, cards: Sequence[Card]) -> str:
     """Which meld these cards would start; raises invalid_meld if they fit none."""
-    shown = " ".join(cards)
-    if any(is_red_three(c) for c in cards):
+    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
+    if not RED_THREES.isdisjoint(cards):
         raise _bad(f"red threes are never melded: {shown}")
-    if any(is_black_three(c) for c in cards):
+    if not BLACK_THREES.isdisjoint(cards):
         if not rules.black_three_meld_sizes:
             raise _bad(f"threes never form melds in {rules.name}: {shown}")
         if not all(is_black_three(c) for c in cards):
             raise _bad(f"black threes meld only with black threes, no wild cards: {shown}")
         return BLACK_THREE_KEY
-    naturals = {c[0] for c in cards if not is_wild(c)}
+    naturals = {c[0] for c in cards if c != JOKER and c[0] != "2"}
     if not naturals:
         if rules.twos_meld and sum(is_two(c) for c in cards) > 0:
             return TWOS_KEY
@@ -64,7 +65,7 @@ def meld_key(rules: RuleSet, cards: Sequence[Card]) -> str:
 
 def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bool) -> None:
     """Raise invalid_meld unless ``cards`` form a legal meld under ``key``."""
-    shown = " ".join(cards)
+    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
     if len(cards) < 3:
         raise _bad(f"a meld needs at least 3 cards: {shown}")
     if key == BLACK_THREE_KEY:
@@ -90,10 +91,14 @@ def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bo
         return
     if key not in NATURAL_RANKS:
         raise _bad(f"{key} is not a meld rank")
-    naturals = sum(1 for c in cards if not is_wild(c))
+    naturals = 0
+    for c in cards:  # one pass: every lay checks its melds here
+        if c == JOKER or c[0] == "2":
+            continue
+        if c[0] != key:
+            raise _bad(f"cards of another rank in the {key} meld: {shown}")
+        naturals += 1
     wilds = len(cards) - naturals
-    if any(not is_wild(c) and c[0] != key for c in cards):
-        raise _bad(f"cards of another rank in the {key} meld: {shown}")
     if naturals < 2:
         raise _bad(f"a meld needs at least 2 natural cards: {shown}")
     if wilds > rules.max_wilds(naturals):

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .actions import Pickup
-from .cards import JOKER, Card, is_wild
+from .cards import JOKER, NATURAL_RANKS, Card, count_naturals, is_wild
 from .errors import EngineError
 from .laying import plan_lay
+from .melds import CANASTA_SIZE, cards_value
 from .pile import check_pickup_cards, check_pile_reachable, check_pile_takeable, pile_frozen
 from .table import Table
-from .turn import minimum
+from .turn import canastas, minimum
 
 ActionJSON = dict[str, Any]
 Accept = Callable[[Table, ActionJSON], bool]
@@ -33,13 +33,15 @@ def allowed_pickup(
     """
     cards = action.get("cards")
     melds = [list(m) for m in action.get("melds", ())]
-    act = Pickup(cards=None if cards is None else tuple(cards), melds=tuple(map(tuple, melds)))
     try:
-        key, pile_cards, used = check_pickup_cards(t, act, frozen)
+        key, pile_cards, used = check_pickup_cards(t, cards, melds, frozen)
         if incoming is None:
             incoming = []
         if not incoming:
             incoming.append(_incoming(t))
+        if not melds and key in NATURAL_RANKS and t.go_out is not True:
+            left = len(t.hands[t.turn]) - len(used) + len(incoming[0])
+            return _pile_meld_fits(t, key, pile_cards, left)
         pile = (key, pile_cards)
         plan_lay(t, new_melds=melds, adds=[], pile=pile, used=used, incoming=incoming[0])
     except EngineError:
@@ -47,9 +49,43 @@ def allowed_pickup(
     return True
 
 
+def _pile_meld_fits(t: Table, key: str, pile_cards: list[Card], left: int) -> bool:
+    """`plan_lay` for a pickup that lays only the pile's meld of natural rank ``key``, by
+    counting: the meld's wild-card limit, the initial minimum, the ``left`` cards in hand.
+
+    ``pile_cards`` (the top card and the hand cards with it) have passed
+    `check_pickup_cards`, so they are of rank ``key`` or wild.
+    """
+    rules = t.rules
+    side = t.side_of(t.turn)
+    before = t.melds[side].get(key, [])
+    size = len(before) + len(pile_cards)
+    naturals = count_naturals(before) + count_naturals(pile_cards)
+    if size < 3 or naturals < 2 or size - naturals > rules.max_wilds(naturals):
+        return False
+    if not t.melds[side] and cards_value(rules, pile_cards) < rules.minimum_for_score(
+        t.scores[side]
+    ):
+        return False
+    if left > 1:
+        return True
+    grew = len(before) < CANASTA_SIZE <= size
+    may_go_out = (
+        canastas(t, side) + grew >= rules.canastas_needed(t.players) and t.go_out is not False
+    )
+    if left == 0:
+        return may_go_out and not rules.final_discard_required
+    return may_go_out
+
+
 def _incoming(t: Table) -> list[Card]:
     """The pile cards a pickup puts in the hand (red threes below the top are laid out)."""
     return [c for c in t.discard[:-1] if not t.rules.is_bonus_three(c)]
+
+
+def _alone_may_take(t: Table, seat: int, key: str) -> bool:
+    """A necessary condition of `check_pickup_cards` for the top card alone (no cards)."""
+    return t.rules.top_card_alone and key in t.melds[t.side_of(seat)]
 
 
 def _pairs(cards: list[Card]) -> list[list[Card]]:
@@ -73,8 +109,14 @@ def pickup_actions(
     top = t.discard[-1]
     if t.rules.is_pile_blocker(top, t.settings):
         return []
+    hand = t.hands[seat]
+    key = top[0]
+    # The top card is never wild here (a blocker), so cards of its rank are naturals.
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
     check = accept
     if check is None:
+        if not naturals and not _alone_may_take(t, seat, key):
+            return []  # the one candidate, the top card alone, cannot take the pile
         # The pile rules that do not depend on the cards, once for all candidates.
         try:
             check_pile_reachable(t)
@@ -82,11 +124,9 @@ def pickup_actions(
         except EngineError:
             return []
         frozen = pile_frozen(t, t.side_of(seat))
+        if frozen and t.rules.freeze != "party" and len(naturals) < 2:
+            return []  # check_pickup_cards: a frozen pile needs a natural pair
         check = partial(allowed_pickup, frozen=frozen, incoming=[])
-    hand = t.hands[seat]
-    key = top[0]
-    # The top card is never wild here (a blocker), so cards of its rank are naturals.
-    naturals = [c for c in hand if c[0] == key and c != JOKER]
     wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
     options: list[list[Card] | None] = [None]
     if naturals:
@@ -124,7 +164,8 @@ def natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], l
             wilds.append(c)
         elif r != "3":
             groups.setdefault(r, []).append(c)
-    wilds.sort(key=t.rules.card_value)  # cheap wilds first
+    if len(wilds) > 1:
+        wilds.sort(key=t.rules.card_value)  # cheap wilds first
     return groups, wilds
 
 

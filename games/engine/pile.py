@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import Pickup
 from .cards import Card, is_wild
 from .laying import lay
@@ -58,7 +60,7 @@ def check_pickup(t: Table, act: Pickup) -> tuple[str, list[Card], list[Card]]:
     cards = list(act.cards) if act.cards is not None else []
     check_in_hand(turn_hand(t), cards + [c for m in act.melds for c in m])
     check_pile_takeable(t)
-    return check_pickup_cards(t, act, pile_frozen(t, t.side_of(t.turn)))
+    return check_pickup_cards(t, act.cards, act.melds, pile_frozen(t, t.side_of(t.turn)))
 
 
 def check_pile_reachable(t: Table) -> None:
@@ -89,19 +91,25 @@ def check_pile_takeable(t: Table) -> None:
         )
 
 
-def check_pickup_cards(t: Table, act: Pickup, frozen: bool) -> tuple[str, list[Card], list[Card]]:
-    """The pickup rules for the cards named, once the pile checks above have passed.
+def check_pickup_cards(
+    t: Table,
+    named: Sequence[Card] | None,
+    melds: Sequence[Sequence[Card]],
+    frozen: bool,
+) -> tuple[str, list[Card], list[Card]]:
+    """The pickup rules for the cards named (a pickup's ``cards`` and ``melds``), once the
+    pile checks above have passed.
 
     ``frozen`` is `pile_frozen` for the side to act (legal.py computes it once per position).
     """
     rules = t.rules
     side_melds = t.melds[t.side_of(t.turn)]
     top = t.discard[-1]
-    cards = list(act.cards) if act.cards is not None else []
-    used = cards + [c for m in act.melds for c in m]
+    cards = list(named) if named is not None else []
+    used = cards + [c for m in melds for c in m]
     key = top[0]
     naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
-    if act.cards is None:
+    if named is None:
         if not rules.top_card_alone:
             raise illegal(
                 "cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards"

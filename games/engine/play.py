@@ -14,7 +14,7 @@ from .actions import Action, Answer, AskPartner, Discard, Draw, Meld, Pickup, pa
 from .cards import Card
 from .errors import EngineError
 from .goingout import going_out_search
-from .laying import meld_apply
+from .laying import meld_apply, plan_lay
 from .pickups import can_take_pile, must_take_pile
 from .pile import pickup_apply, pile_frozen
 from .table import Table
@@ -72,10 +72,18 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
     return out
 
 
-def find_going_out(t: Table) -> list[dict[str, Any]] | None:
+def find_going_out(t: Table, *, could: bool | None = None) -> list[dict[str, Any]] | None:
     """Actions (a meld, then maybe a discard) with which the current player goes out now,
-    each accepted by `apply` (goingout.going_out_search)."""
-    return going_out_search(t, apply)
+    checked by the rules that `apply` runs (goingout.going_out_search; ``could``: its
+    quick test, when the caller has it)."""
+    return going_out_search(t, lay_check=_lay_check, could=could)
+
+
+def _lay_check(
+    t: Table, new_melds: list[list[Card]], adds: list[tuple[str, list[Card]]], used: list[Card]
+) -> None:
+    """laying.plan_lay for a meld from the hand (the going-out search's check)."""
+    plan_lay(t, new_melds=new_melds, adds=adds, pile=None, used=used, incoming=[])
 
 
 def is_legal(table: Table, seat: int, action: Action | Mapping[str, Any]) -> bool:

@@ -59,6 +59,8 @@ def turn_hand(t: Table) -> list[Card]:
 
 
 def check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    if len(cards) == 1 and cards[0] in hand:
+        return  # one card (a discard): held
     missing = missing_cards(hand, cards)
     if missing:
         raise illegal("card_not_in_hand", f"not in hand (or not often enough): {' '.join(missing)}")

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import apply, deal, goingout
+from games.engine import apply, deal, from_json, goingout
 from games.engine.cards import is_black_three, is_wild
 from games.engine.legal import legal_actions, trial_legal_actions
+from games.engine.play import find_going_out
 from games.engine.randomplay import random_action
 from games.engine.table import Table
 
@@ -50,6 +51,15 @@ def assert_same(t: Table) -> None:
     assert fast.to_json() == oracle.to_json()
     other = (t.turn + 1) % t.players
     assert legal_actions(t, other).actions() == trial_legal_actions(t, other).actions() == []
+    assert_same_way_out(t)
+
+
+def assert_same_way_out(t: Table) -> None:
+    """The going-out search checked by the rules finds what it finds checked by trial moves."""
+    fast = find_going_out(t)
+    assert fast == goingout.going_out_search(t, apply), json.dumps(t.to_json())
+    if t.go_out is True:
+        assert fast is not None  # a binding yes always leaves a way out
 
 
 def play_and_compare(t: Table, rng: random.Random) -> int:
@@ -131,6 +141,7 @@ def check_going_out_shortcuts(t: Table) -> None:
     if t.phase != "play" or t.over:
         return
     assert goingout._could_go_out(t) == old_could_go_out(t), json.dumps(t.to_json())
+    assert_same_way_out(t)
     shape = goingout._Shape(t)
     hand = t.hands[t.turn]
     for discard in [None, *dict.fromkeys(hand)]:
@@ -153,3 +164,33 @@ def test_going_out_shortcuts_change_no_answer(variant, players, options, seed, p
         legal = legal_actions(t)
         action = rng.choice(legal.pickups or legal.actions())
         t = apply(t, t.turn, action).table
+
+
+END_GAME_HANDS = [["7H", "7S"], ["7H", "7S", "9C"], ["7H", "2C", "9C"], ["7H", "7S", "2C", "JK"]]
+
+
+@pytest.mark.parametrize("variant", ["classic", "family", "party", "tiles"])
+@pytest.mark.parametrize("hand", END_GAME_HANDS)
+@pytest.mark.parametrize("pile", [["7D"], ["5C", "7D"], ["3H", "7D"]])
+@pytest.mark.parametrize("canasta", [False, True])
+@pytest.mark.parametrize("phase", ["draw", "play"])
+def test_fast_generator_equals_the_oracle_with_few_cards_left(variant, hand, pile, canasta, phase):
+    """Positions random play rarely reaches: a pickup or a meld that leaves one card or none,
+    with and without the canasta that going out needs."""
+    melds = {"K": ["KH", "KS", "KD"] + (["KC", "KH", "KS", "KD"] if canasta else [])}
+    if variant != "classic":
+        melds["K"] += ["KC"]  # family and the others need more canastas: still not enough
+    data = {
+        "variant": variant,
+        "players": 4,
+        "dealer": 3,
+        "turn": 0,
+        "phase": phase,
+        "scores": [0, 0],
+        "hands": [hand, ["8H"], ["8S"], ["8D"]],
+        "stock": ["9H", "9S"],
+        "discard": pile,
+        "melds": [melds, {}],
+        "red_threes": [[], []],
+    }
+    assert_same(from_json(data))
