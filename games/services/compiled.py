@@ -1,12 +1,13 @@
-"""The move path's widest statement, compiled once per database connection.
+"""The move path's statements, compiled once per database connection.
 
 Building the SQL of the locked game with its seats (games.services.common.game_lock: seven
-tables joined, an EXISTS annotation) costs Django about ten times what running it costs
-(docs/move-path-speed.md). The statement's text never changes, only its two parameters (the
-game, the moment absences are judged at), so it is compiled once per connection and shape,
-and each call runs the same text with its own parameters and turns the rows into model
-objects exactly as a queryset would (the compiler's converters, from_db, the select_related
-populators, the annotations).
+tables joined, EXISTS annotations) costs Django about ten times what running it costs
+(docs/move-path-speed.md); so do the recipients' lock (clients.services.events) and the token
+lookup (clients.services.tokens). A statement's text never changes, only its parameters (the
+game, the moment absences are judged at, the users, the key's hash), so it is compiled once
+per connection and shape, and each call runs the same text with its own parameters and turns
+the rows into model objects exactly as a queryset would (the compiler's converters, from_db,
+the select_related populators, the annotations), or into the tuples of a values_list.
 """
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ from weakref import WeakKeyDictionary
 
 from django.db import connections, router
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import ValuesListIterable, get_related_populators
 
 # Stand-ins for the parameters while compiling: found again in the compiled parameters by
 # value, then replaced by each call's own.
 SENTINEL_ID = UUID(int=0x5EA7)
 SENTINEL_NOW = datetime(2000, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+SENTINEL_TEXT = "compiled-statement-sentinel-5ea7"
+
+
+def sentinel_ints(count: int) -> list[int]:
+    """``count`` distinct integers no real row or parameter uses, for integer parameters."""
+    return [-0x5EA7_0000 - index for index in range(count)]
 
 
 @dataclass
@@ -33,14 +40,17 @@ class Compiled:
     sql: str
     params: list[Any]
     slots: dict[int, str]  # parameter index -> the name of the value that goes there
-    make: Callable[[list[tuple[Any, ...]]], list[Model]]
+    make: Callable[[list[tuple[Any, ...]]], list[Any]]
 
 
 _CACHE: WeakKeyDictionary[Any, dict[str, Compiled]] = WeakKeyDictionary()
 
 
-def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., list[Model]]:
-    """Rows to model objects, as django.db.models.query.ModelIterable does."""
+def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., list[Any]]:
+    """Rows to model objects, as django.db.models.query.ModelIterable does; for a
+    values_list, the converted rows as tuples (in the statement's column order)."""
+    if queryset._iterable_class is ValuesListIterable:
+        return _tuples_maker(compiler)
     select, klass_info = compiler.select, compiler.klass_info
     annotations = dict(compiler.annotation_col_map or {})
     model = klass_info["model"]
@@ -67,6 +77,18 @@ def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., lis
     return make
 
 
+def _tuples_maker(compiler: Any) -> Callable[..., list[Any]]:
+    fields = [column[0] for column in compiler.select[0 : compiler.col_count]]
+    converters = compiler.get_converters(fields)
+
+    def make(rows: list[tuple[Any, ...]]) -> list[Any]:
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
+        return [tuple(row) for row in rows]
+
+    return make
+
+
 _M = TypeVar("_M", bound=Model)
 
 
@@ -79,27 +101,37 @@ def compiled_run(
 ) -> list[_M]:
     """Run the queryset ``build()`` makes, compiled once per connection for ``shape``.
 
-    ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW) where the
-    parameters go; ``values`` maps a name to (the sentinel, this call's value, the model field
-    whose database form both take). Must run in a transaction when the queryset locks (as
-    compiling it would require)."""
+    ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW, SENTINEL_TEXT,
+    sentinel_ints) where the parameters go; ``values`` maps a name to (the sentinel, this
+    call's value, the model field whose database form both take). Must run in a transaction
+    when the queryset locks (as compiling it would require)."""
+    # The compiled shape builds instances of the model `build` queries.
+    return cast("list[_M]", _run(shape, model, build, values))
+
+
+def compiled_rows(
+    *,
+    shape: str,
+    model: type[Model],
+    build: Callable[[], QuerySet[Any]],
+    values: dict[str, tuple[Any, Any, Any]],
+) -> list[tuple[Any, ...]]:
+    """compiled_run for a ``values_list`` queryset of ``model``: its rows as tuples."""
+    return cast("list[tuple[Any, ...]]", _run(shape, model, build, values))
+
+
+def _run(
+    shape: str,
+    model: type[Model],
+    build: Callable[[], QuerySet[Any]],
+    values: dict[str, tuple[Any, Any, Any]],
+) -> list[Any]:
     db = router.db_for_write(model)
     connection = connections[db]
     per_connection = _CACHE.setdefault(connection, {})
     compiled = per_connection.get(shape)
     if compiled is None:
-        queryset = build()
-        compiler = queryset.query.get_compiler(using=db)
-        sql, params = compiler.as_sql()
-        slots = {
-            index: name
-            for index, param in enumerate(params)
-            for name, (sentinel, _, field) in values.items()
-            if param == _prepared(field, sentinel, connection)
-        }
-        if sorted(set(slots.values())) != sorted(values):
-            raise RuntimeError(f"{shape}: a parameter was not found in the compiled statement")
-        compiled = Compiled(sql, list(params), slots, _maker(queryset, compiler, db))
+        compiled = _compile(shape, build(), db, values)
         per_connection[shape] = compiled
     params = list(compiled.params)
     for index, name in compiled.slots.items():
@@ -108,8 +140,24 @@ def compiled_run(
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         rows = cursor.fetchall()
-    # The compiled shape builds instances of the model `build` queries.
-    return cast("list[_M]", compiled.make(rows))
+    return compiled.make(rows)
+
+
+def _compile(
+    shape: str, queryset: QuerySet[Any], db: str, values: dict[str, tuple[Any, Any, Any]]
+) -> Compiled:
+    connection = connections[db]
+    compiler = queryset.query.get_compiler(using=db)
+    sql, params = compiler.as_sql()
+    slots = {
+        index: name
+        for index, param in enumerate(params)
+        for name, (sentinel, _, field) in values.items()
+        if param == _prepared(field, sentinel, connection)
+    }
+    if sorted(set(slots.values())) != sorted(values):
+        raise RuntimeError(f"{shape}: a parameter was not found in the compiled statement")
+    return Compiled(sql, list(params), slots, _maker(queryset, compiler, db))
 
 
 def _prepared(field: Any, value: Any, connection: Any) -> Any:
