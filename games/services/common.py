@@ -42,6 +42,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
             "game": (SENTINEL_ID, game_id, Game._meta.pk),
             "now": (SENTINEL_NOW, timezone.now(), MOMENT_FIELD),
         },
+        shared=("game",),  # every row's game (and its state, its creator) is the one game
     )
     if not seats:
         return _game_lock_without_seats(game_id=game_id, with_state=with_state)

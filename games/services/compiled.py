@@ -46,9 +46,16 @@ class Compiled:
 _CACHE: WeakKeyDictionary[Any, dict[str, Compiled]] = WeakKeyDictionary()
 
 
-def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., list[Any]]:
+def _maker(
+    queryset: QuerySet[Any], compiler: Any, db: str, shared: tuple[str, ...] = ()
+) -> Callable[..., list[Any]]:
     """Rows to model objects, as django.db.models.query.ModelIterable does; for a
-    values_list, the converted rows as tuples (in the statement's column order)."""
+    values_list, the converted rows as tuples (in the statement's column order).
+
+    ``shared``: select_related relations (of the queried model) that are the same row on every
+    row, such as the game of a game's seats: built once, from the first row (its columns are
+    neither converted nor turned into objects again), and set on every object. A row whose
+    shared row differs (by primary key) is built in full."""
     if queryset._iterable_class is ValuesListIterable:
         return _tuples_maker(compiler)
     select, klass_info = compiler.select, compiler.klass_info
@@ -60,21 +67,53 @@ def _maker(queryset: QuerySet[Any], compiler: Any, db: str) -> Callable[..., lis
     populators = get_related_populators(klass_info, select, db)  # type: ignore[call-arg]
     fields = [column[0] for column in select[0 : compiler.col_count]]
     converters = compiler.get_converters(fields)
+    related = list(zip(klass_info.get("related_klass_infos", []), populators, strict=True))
+    once = [
+        (info, populator)
+        for info, populator in related
+        if info["field"].name in shared and populator.reorder_for_init is None
+    ]
+    every = [populator for info, populator in related if (info, populator) not in once]
+    once_columns = set().union(*(_columns(info) for info, _ in once))
+    later_converters = {i: c for i, c in converters.items() if i not in once_columns}
+    once_keys = [info["select_fields"][populator.pk_idx] for info, populator in once]
+
+    def convert(rows: list[Any], chosen: dict[int, Any]) -> list[Any]:
+        return list(compiler.apply_converters(rows, chosen)) if chosen else list(rows)
 
     def make(rows: list[tuple[Any, ...]]) -> list[Model]:
-        if converters:
-            rows = list(compiler.apply_converters(rows, converters))
-        objects = []
-        for row in rows:
-            obj = model.from_db(db, init_list, row[first:last])
-            for populator in populators:
-                populator.populate(row, obj)
-            for name, position in annotations.items():
-                setattr(obj, name, row[position])
+        if not rows:
+            return []
+        head = rows[0]
+        alike = all(row[key] == head[key] for row in rows for key in once_keys)
+        if not once or not alike:
+            return [build(row, populators) for row in convert(rows, converters)]
+        objects = [build(convert([head], converters)[0], populators)]
+        values = [info["field"].get_cached_value(objects[0]) for info, _ in once]
+        for row in convert(rows[1:], later_converters):
+            obj = build(row, every)
+            for (_, populator), value in zip(once, values, strict=True):
+                populator.local_setter(obj, value)
             objects.append(obj)
         return objects
 
+    def build(row: Any, chosen: list[Any]) -> Model:
+        obj = model.from_db(db, init_list, row[first:last])
+        for populator in chosen:
+            populator.populate(row, obj)
+        for name, position in annotations.items():
+            setattr(obj, name, row[position])
+        return obj
+
     return make
+
+
+def _columns(klass_info: dict[str, Any]) -> set[int]:
+    """The select columns of a select_related relation and of those below it."""
+    columns = set(klass_info["select_fields"])
+    for child in klass_info.get("related_klass_infos", []):
+        columns |= _columns(child)
+    return columns
 
 
 def _tuples_maker(compiler: Any) -> Callable[..., list[Any]]:
@@ -98,15 +137,17 @@ def compiled_run(
     model: type[_M],
     build: Callable[[], QuerySet[_M]],
     values: dict[str, tuple[Any, Any, Any]],
+    shared: tuple[str, ...] = (),
 ) -> list[_M]:
     """Run the queryset ``build()`` makes, compiled once per connection for ``shape``.
 
     ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW, SENTINEL_TEXT,
     sentinel_ints) where the parameters go; ``values`` maps a name to (the sentinel, this
-    call's value, the model field whose database form both take). Must run in a transaction
-    when the queryset locks (as compiling it would require)."""
+    call's value, the model field whose database form both take). ``shared``: relations that
+    are one row for all rows, built once (_maker). Must run in a transaction when the queryset
+    locks (as compiling it would require)."""
     # The compiled shape builds instances of the model `build` queries.
-    return cast("list[_M]", _run(shape, model, build, values))
+    return cast("list[_M]", _run(shape, model, build, values, shared))
 
 
 def compiled_rows(
@@ -125,13 +166,14 @@ def _run(
     model: type[Model],
     build: Callable[[], QuerySet[Any]],
     values: dict[str, tuple[Any, Any, Any]],
+    shared: tuple[str, ...] = (),
 ) -> list[Any]:
     db = router.db_for_write(model)
     connection = connections[db]
     per_connection = _CACHE.setdefault(connection, {})
     compiled = per_connection.get(shape)
     if compiled is None:
-        compiled = _compile(shape, build(), db, values)
+        compiled = _compile(shape, build(), db, values, shared)
         per_connection[shape] = compiled
     params = list(compiled.params)
     for index, name in compiled.slots.items():
@@ -144,7 +186,11 @@ def _run(
 
 
 def _compile(
-    shape: str, queryset: QuerySet[Any], db: str, values: dict[str, tuple[Any, Any, Any]]
+    shape: str,
+    queryset: QuerySet[Any],
+    db: str,
+    values: dict[str, tuple[Any, Any, Any]],
+    shared: tuple[str, ...],
 ) -> Compiled:
     connection = connections[db]
     compiler = queryset.query.get_compiler(using=db)
@@ -157,7 +203,7 @@ def _compile(
     }
     if sorted(set(slots.values())) != sorted(values):
         raise RuntimeError(f"{shape}: a parameter was not found in the compiled statement")
-    return Compiled(sql, list(params), slots, _maker(queryset, compiler, db))
+    return Compiled(sql, list(params), slots, _maker(queryset, compiler, db, shared))
 
 
 def _prepared(field: Any, value: Any, connection: Any) -> Any:
