@@ -12,16 +12,17 @@ the select_related populators, the annotations), or into the tuples of a values_
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 from uuid import UUID
 from weakref import WeakKeyDictionary
 
-from django.db import connections, router
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, router
+from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import ValuesListIterable, get_related_populators
+from django.db.models.sql import UpdateQuery
 
 # Stand-ins for the parameters while compiling: found again in the compiled parameters by
 # value, then replaced by each call's own.
@@ -209,3 +210,55 @@ def _compile(
 def _prepared(field: Any, value: Any, connection: Any) -> Any:
     """``value`` as ``field`` sends it to the database (what compiling puts in the params)."""
     return field.get_db_prep_value(field.to_python(value), connection, prepared=False)
+
+
+def compiled_save(obj: Model, fields: Sequence[str]) -> None:
+    """``obj.save(update_fields=fields)``, its UPDATE compiled once per connection and shape
+    (the model and the fields): what save does for a model without parents or save signals
+    (none on the move path's models): each field's pre_save (auto_now), its database form,
+    one UPDATE by primary key, an error when no row was updated."""
+    model = type(obj)
+    db = router.db_for_write(model)
+    connection = connections[db]
+    per_connection = _CACHE.setdefault(connection, {})
+    targets = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in fields]
+    values = [field.pre_save(obj, False) for field in targets]
+    prepared = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(targets, values, strict=True)
+    ]
+    # Django writes `= NULL` for a None, without a parameter: a shape per set of Nones.
+    nulls = "".join("0" if value is None else "1" for value in prepared)
+    shape = f"save:{model._meta.label}:{','.join(fields)}:{nulls}"
+    params = [value for value in prepared if value is not None]
+    params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
+    compiled = per_connection.get(shape)
+    if compiled is None:
+        compiled = _compile_update(
+            shape, model, db, list(zip(targets, values, strict=True)), obj.pk, params
+        )
+        per_connection[shape] = compiled
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def _compile_update(
+    shape: str,
+    model: type[Model],
+    db: str,
+    values: list[tuple[Any, Any]],
+    pk: Any,
+    params: list[Any],
+) -> Compiled:
+    """The UPDATE Django builds for these values, checked to take exactly ``params``."""
+    query = UpdateQuery(model)
+    query.add_update_fields([(field, None, value) for field, value in values])
+    query.add_q(Q(pk=pk))
+    sql, compiled_params = query.get_compiler(db).as_sql()
+    if len(compiled_params) != len(params) or any(
+        type(a) is not type(b) for a, b in zip(compiled_params, params, strict=True)
+    ):
+        raise RuntimeError(f"{shape}: the compiled UPDATE takes other parameters")
+    return Compiled(sql, [], {}, lambda rows: rows)
