@@ -22,7 +22,7 @@ from weakref import WeakKeyDictionary
 from django.db import DatabaseError, connections, router
 from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import ValuesListIterable, get_related_populators
-from django.db.models.sql import UpdateQuery
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 # Stand-ins for the parameters while compiling: found again in the compiled parameters by
 # value, then replaced by each call's own.
@@ -262,3 +262,27 @@ def _compile_update(
     ):
         raise RuntimeError(f"{shape}: the compiled UPDATE takes other parameters")
     return Compiled(sql, [], {}, lambda rows: rows)
+
+
+def compiled_insert(obj: Model) -> None:
+    """``obj.save(force_insert=True)`` for a new row whose primary key the database draws and
+    the caller does not need back: its INSERT compiled once per connection and model (each
+    field's pre_save, e.g. auto_now_add, and database form, as save does)."""
+    model = type(obj)
+    db = router.db_for_write(model)
+    connection = connections[db]
+    per_connection = _CACHE.setdefault(connection, {})
+    fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
+    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    shape = f"insert:{model._meta.label}"
+    compiled = per_connection.get(shape)
+    if compiled is None:
+        query = InsertQuery(model)
+        query.insert_values(fields, [obj])
+        [(sql, compiled_params)] = query.get_compiler(db).as_sql()
+        if len(compiled_params) != len(params):
+            raise RuntimeError(f"{shape}: the compiled INSERT takes other parameters")
+        compiled = Compiled(sql, [], {}, lambda rows: rows)
+        per_connection[shape] = compiled
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)

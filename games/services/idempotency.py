@@ -18,6 +18,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from games.models import IdempotencyRecord
+from games.services.compiled import compiled_insert
 from games.services.errors import ErrorKind, GameError
 
 # A claim left open this long belongs to a request that died (a killed worker); a retry may
@@ -36,15 +37,16 @@ def idempotency_store(
     """Write the record with the first response, in the request's transaction (its one
     statement). Raises IdempotencyKeyTaken when the key has a record already; the caller's
     transaction must then be rolled back (on PostgreSQL it can run nothing more)."""
+    record = IdempotencyRecord(
+        user=user,
+        key=key,
+        fingerprint=fingerprint,
+        response_status=status,
+        response_body=body,
+        response_headers=headers,
+    )
     try:
-        IdempotencyRecord.objects.create(
-            user=user,
-            key=key,
-            fingerprint=fingerprint,
-            response_status=status,
-            response_body=body,
-            response_headers=headers,
-        )
+        compiled_insert(record)  # compiled once per connection (games.services.compiled)
     except IntegrityError as exc:
         raise IdempotencyKeyTaken from exc
 

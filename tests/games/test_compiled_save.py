@@ -48,3 +48,27 @@ def test_a_row_that_is_gone_is_an_error(users):
     GameState.objects.filter(pk=state.pk).delete()
     with pytest.raises(DatabaseError):
         compiled_save(state, ["totals", "updated_at"])
+
+
+def test_each_insert_writes_its_own_row_and_a_duplicate_is_refused(users):
+    from django.db import IntegrityError
+
+    from games.models import IdempotencyRecord
+    from games.services.compiled import compiled_insert
+
+    for key, status in (("a", 200), ("b", 422)):
+        record = IdempotencyRecord(
+            user=users["bob"],
+            key=key,
+            fingerprint="f" + key,
+            response_status=status,
+            response_body='{"x": 1}',
+            response_headers={"ETag": key},
+        )
+        compiled_insert(record)
+    stored = {r.key: r for r in IdempotencyRecord.objects.all()}
+    assert stored["b"].response_status == 422 and stored["b"].response_headers == {"ETag": "b"}
+    assert stored["a"].fingerprint == "fa" and stored["a"].response_body == '{"x": 1}'
+    assert stored["a"].created_at is not None and stored["a"].user == users["bob"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        compiled_insert(IdempotencyRecord(user=users["bob"], key="a", fingerprint="x"))
