@@ -92,7 +92,7 @@ def _lock_recipients(
     same query, so a move without webhooks costs no more) and, with ``announced_in``, the
     seq of that game's last `move` event (0: none), read by the same statement.
 
-    Its SQL is compiled once per connection and number of recipients (games.services.compiled:
+    Its SQL is compiled once per database and number of recipients (games.services.compiled:
     building it cost more than running it)."""
     ids = sorted(set(user_ids))
     if not ids:

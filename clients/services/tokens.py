@@ -137,7 +137,7 @@ def _token_query() -> QuerySet[ApiToken]:
 def token_authenticate(key: str) -> ApiToken | None:
     """The live token with this key (its owner loaded), or None.
 
-    Every API request runs this lookup: its SQL is compiled once per connection
+    Every API request runs this lookup: its SQL is compiled once per database
     (games.services.compiled), building it cost more than running it."""
     found = compiled_run(
         shape="api_token",

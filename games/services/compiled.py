@@ -1,13 +1,15 @@
-"""The move path's statements, compiled once per database connection.
+"""The move path's statements, compiled once per process and database.
 
 Building the SQL of the locked game with its seats (games.services.common.game_lock: seven
 tables joined, EXISTS annotations) costs Django about ten times what running it costs
 (docs/move-path-speed.md); so do the recipients' lock (clients.services.events) and the token
 lookup (clients.services.tokens). A statement's text never changes, only its parameters (the
 game, the moment absences are judged at, the users, the key's hash), so it is compiled once
-per connection and shape, and each call runs the same text with its own parameters and turns
-the rows into model objects exactly as a queryset would (the compiler's converters, from_db,
-the select_related populators, the annotations), or into the tuples of a values_list.
+per database (alias) and shape, and each call runs the same text with its own parameters and
+turns the rows into model objects exactly as a queryset would (the compiler's converters,
+from_db, the select_related populators, the annotations), or into the tuples of a
+values_list. The move's UPDATEs and the stored answer's INSERT are compiled the same way
+(compiled_save, compiled_insert).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 from uuid import UUID
-from weakref import WeakKeyDictionary
 
 from django.db import DatabaseError, connections, router
 from django.db.models import Field, Model, Q, QuerySet
@@ -44,7 +45,12 @@ class Compiled:
     make: Callable[[list[tuple[Any, ...]]], list[Any]]
 
 
-_CACHE: WeakKeyDictionary[Any, dict[str, Compiled]] = WeakKeyDictionary()
+# Per database alias, not per connection object: the web process serves each request in a
+# thread of its own under ASGI (canasta_site/asgi.py), with a connection object of its own, so
+# a cache per connection would compile everything again on every request. The text depends
+# only on the database's backend; a compiled shape is never changed once stored, so threads
+# may share it.
+_CACHE: dict[str, dict[str, Compiled]] = {}
 
 
 def _maker(
@@ -140,7 +146,7 @@ def compiled_run(
     values: dict[str, tuple[Any, Any, Any]],
     shared: tuple[str, ...] = (),
 ) -> list[_M]:
-    """Run the queryset ``build()`` makes, compiled once per connection for ``shape``.
+    """Run the queryset ``build()`` makes, compiled once per database for ``shape``.
 
     ``build`` makes the queryset with sentinels (SENTINEL_ID, SENTINEL_NOW, SENTINEL_TEXT,
     sentinel_ints) where the parameters go; ``values`` maps a name to (the sentinel, this
@@ -171,11 +177,11 @@ def _run(
 ) -> list[Any]:
     db = router.db_for_write(model)
     connection = connections[db]
-    per_connection = _CACHE.setdefault(connection, {})
-    compiled = per_connection.get(shape)
+    per_database = _CACHE.setdefault(db, {})
+    compiled = per_database.get(shape)
     if compiled is None:
         compiled = _compile(shape, build(), db, values, shared)
-        per_connection[shape] = compiled
+        per_database[shape] = compiled
     params = list(compiled.params)
     for index, name in compiled.slots.items():
         _, value, field = values[name]
@@ -213,14 +219,14 @@ def _prepared(field: Any, value: Any, connection: Any) -> Any:
 
 
 def compiled_save(obj: Model, fields: Sequence[str]) -> None:
-    """``obj.save(update_fields=fields)``, its UPDATE compiled once per connection and shape
+    """``obj.save(update_fields=fields)``, its UPDATE compiled once per database and shape
     (the model and the fields): what save does for a model without parents or save signals
     (none on the move path's models): each field's pre_save (auto_now), its database form,
     one UPDATE by primary key, an error when no row was updated."""
     model = type(obj)
     db = router.db_for_write(model)
     connection = connections[db]
-    per_connection = _CACHE.setdefault(connection, {})
+    per_database = _CACHE.setdefault(db, {})
     targets = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in fields]
     values = [field.pre_save(obj, False) for field in targets]
     prepared = [
@@ -232,12 +238,12 @@ def compiled_save(obj: Model, fields: Sequence[str]) -> None:
     shape = f"save:{model._meta.label}:{','.join(fields)}:{nulls}"
     params = [value for value in prepared if value is not None]
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    compiled = per_connection.get(shape)
+    compiled = per_database.get(shape)
     if compiled is None:
         compiled = _compile_update(
             shape, model, db, list(zip(targets, values, strict=True)), obj.pk, params
         )
-        per_connection[shape] = compiled
+        per_database[shape] = compiled
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         if cursor.rowcount != 1:
@@ -266,16 +272,16 @@ def _compile_update(
 
 def compiled_insert(obj: Model) -> None:
     """``obj.save(force_insert=True)`` for a new row whose primary key the database draws and
-    the caller does not need back: its INSERT compiled once per connection and model (each
+    the caller does not need back: its INSERT compiled once per database and model (each
     field's pre_save, e.g. auto_now_add, and database form, as save does)."""
     model = type(obj)
     db = router.db_for_write(model)
     connection = connections[db]
-    per_connection = _CACHE.setdefault(connection, {})
+    per_database = _CACHE.setdefault(db, {})
     fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
     params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
     shape = f"insert:{model._meta.label}"
-    compiled = per_connection.get(shape)
+    compiled = per_database.get(shape)
     if compiled is None:
         query = InsertQuery(model)
         query.insert_values(fields, [obj])
@@ -283,6 +289,6 @@ def compiled_insert(obj: Model) -> None:
         if len(compiled_params) != len(params):
             raise RuntimeError(f"{shape}: the compiled INSERT takes other parameters")
         compiled = Compiled(sql, [], {}, lambda rows: rows)
-        per_connection[shape] = compiled
+        per_database[shape] = compiled
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)

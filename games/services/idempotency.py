@@ -46,7 +46,7 @@ def idempotency_store(
         response_headers=headers,
     )
     try:
-        compiled_insert(record)  # compiled once per connection (games.services.compiled)
+        compiled_insert(record)  # compiled once per database (games.services.compiled)
     except IntegrityError as exc:
         raise IdempotencyKeyTaken from exc
 

@@ -348,7 +348,7 @@ def batch_commit_keeping_draws(
     auto_drew = _auto_draw(game, pending, now) if game.finished_at is None else None
     Move.objects.bulk_create(pending.moves)
     state.table = pending.table.to_json()
-    # The two UPDATEs of every move: compiled once per connection (games.services.compiled).
+    # The two UPDATEs of every move: compiled once per database (games.services.compiled).
     compiled_save(state, ["table", "totals", "hand_commitment", "updated_at"])
     game.last_seq += len(pending.moves)
     game.version += 1

@@ -1,4 +1,4 @@
-"""The recipients' lock and the token lookup run statements compiled once per connection
+"""The recipients' lock and the token lookup run statements compiled once per database
 (games.services.compiled): each call must still get its own rows, with this call's
 parameters, as the querysets they were built from would."""
 

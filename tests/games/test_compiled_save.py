@@ -1,5 +1,5 @@
 """compiled_save: the move's UPDATEs of the snapshot and the game, compiled once per
-connection (games.services.compiled), must write what save(update_fields=...) writes, with
+database (games.services.compiled), must write what save(update_fields=...) writes, with
 each call's own values, NULLs included."""
 
 from datetime import timedelta
