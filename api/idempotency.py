@@ -18,14 +18,18 @@ from api.errors import ApiError
 from api.renderers import JSONRenderer
 from games.models import IdempotencyRecord
 from games.services.idempotency import (
-    idempotency_claim,
-    idempotency_complete,
-    idempotency_release,
+    IdempotencyKeyTaken,
+    idempotency_in_progress,
+    idempotency_recorded,
+    idempotency_store,
 )
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 _KEPT_HEADERS = ("ETag", "Location")
+# Runs of a request whose key turned out to be free after all (its record vanished, or was an
+# abandoned open claim): then 409, retry later.
+ATTEMPTS = 3
 
 
 def _fingerprint(request: Request) -> str:
@@ -49,7 +53,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
     """Run ``handler`` once per (user, Idempotency-Key); later calls get its first response.
 
     Errors are responses too (a 409 or 422 is replayed like a 200), except server errors: a
-    request that failed unexpectedly keeps no claim, so that the retry runs it again.
+    request that failed unexpectedly stores no answer, so that the retry runs it again.
     """
 
     @wraps(handler)
@@ -64,24 +68,31 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                 f"{HEADER} must be 1 to 255 characters.",
             )
         fingerprint = _fingerprint(request)
-        # One transaction for the claim, the request's own work and the stored answer
-        # (docs/move-path-speed.md): the view's transaction becomes a savepoint of it, and one
-        # commit makes the effect and its answer durable together. Whatever fails (the view,
-        # the rendering, storing the answer) rolls the claim back with it, so a retry runs
-        # the request again. A concurrent duplicate waits on the claim's unique key until this
-        # commits (PostgreSQL; SQLite has one writer) and then gets the stored answer.
-        with transaction.atomic():
-            claim = idempotency_claim(user=request.user, key=key, fingerprint=fingerprint)
-            if claim.replay:
-                return _replayed(claim.record)
-            return _first_response(handler, claim.record, view, request, *args, **kwargs)
+        # The request's work and its stored answer are one transaction, the answer written
+        # at its end in one statement (docs/move-path-speed.md). A key that has a record
+        # already (a retry, a concurrent duplicate, which on PostgreSQL waits for the first
+        # to commit) fails that INSERT: everything this run did is rolled back and the stored
+        # answer is sent instead. Whatever else fails rolls the work back too.
+        for _ in range(ATTEMPTS):
+            try:
+                with transaction.atomic():
+                    return _first_response(
+                        handler, key, fingerprint, view, request, *args, **kwargs
+                    )
+            except IdempotencyKeyTaken:
+                pass
+            record = idempotency_recorded(user=request.user, key=key, fingerprint=fingerprint)
+            if record is not None:
+                return _replayed(record)
+        raise idempotency_in_progress()
 
     return wrapper
 
 
 def _first_response(
     handler: Callable[..., Response],
-    record: IdempotencyRecord,
+    key: str,
+    fingerprint: str,
     view: APIView,
     request: Request,
     *args: Any,
@@ -95,11 +106,15 @@ def _first_response(
         response = view.handle_exception(exc)
     if response.status_code >= 500:
         # Not stored: a retry runs the request again (what the view did stays, as before).
-        idempotency_release(record=record)
         return response
     headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
-    idempotency_complete(
-        record=record, status=response.status_code, body=_rendered(response), headers=headers
+    idempotency_store(
+        user=request.user,
+        key=key,
+        fingerprint=fingerprint,
+        status=response.status_code,
+        body=_rendered(response),
+        headers=headers,
     )
     return response
 

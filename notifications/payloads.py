@@ -19,12 +19,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from games import engine
 from games.engine import Table
-from games.models import Hand, Move
+from games.models import ChatMessage, Hand, Move
 from games.scoresheet import scoresheet_hand
 from games.services.chat import chat_lines
 
@@ -111,6 +111,8 @@ def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
     own words only (the service writes no line, docs/table-talk.md)."""
     if seat.user_id is None or seat.number is None:
         return []
+    if getattr(seat, "chat_news", True) is False:
+        return []  # nothing said since their last move as the game was locked (turn_chat_news)
     # One query: the recipient's last move is a subquery (the game and its seats are loaded).
     last = Move.objects.filter(game=game, seat=seat.number).order_by("-seq").values("seq")[:1]
     lines = chat_lines(
@@ -123,6 +125,21 @@ def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
     return [{"name": line.name, "text": line.text} for line in lines if not line.mine][
         -TURN_CHAT_LINES:
     ]
+
+
+def turn_chat_news() -> dict[str, Any]:
+    """`chat_news` on each seat row of the locked game (games.hooks.SeatRead): whether a line
+    was said since that seat's last move, the condition turn_chat reads the lines with.
+
+    False spares a move its chat query: the recipient's last move can only move later and
+    lines only be added, so no line turn_chat could show exists. True (someone spoke) reads
+    the lines as before, with the mutes and without the recipient's own lines."""
+    last = Move.objects.filter(
+        game_id=OuterRef(OuterRef("game_id")), seat=OuterRef(OuterRef("number"))
+    )
+    since = Coalesce(Subquery(last.order_by("-seq").values("seq")[:1]), 0)
+    said = ChatMessage.objects.filter(game_id=OuterRef("game_id"), after_seq__gte=since)
+    return {"chat_news": Exists(said)}
 
 
 def timeout_payload(

@@ -29,19 +29,22 @@ from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_wri
 from notifications.services.preferences import language_of
 
 
-def _may_be_absent(now: datetime) -> dict[str, Any]:
+def _seat_annotations(now: datetime) -> dict[str, Any]:
     """`may_be_absent` on each seat row: whether its user has an absence ending after ``now``.
-    False for every seat spares the answer its absences query (games.readmodel.absences_for)."""
+    False for every seat spares the answer its absences query (games.readmodel.absences_for).
+    `chat_news`: whether the turn email has table talk to show (payloads.turn_chat_news)."""
     return {
         "may_be_absent": Exists(
             Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=now)
-        )
+        ),
+        **payloads.turn_chat_news(),
     }
 
 
-# The email preference every notification checks (preferences.preference_of), and whether
-# the user may be away (the game's answer shows absences), read with the locked game.
-SEAT_READ = SeatRead(related=("user__notification_preference",), annotations=_may_be_absent)
+# The email preference every notification checks (preferences.preference_of), whether the
+# user may be away (the game's answer shows absences) and whether the turn email has table
+# talk to read, read with the locked game.
+SEAT_READ = SeatRead(related=("user__notification_preference",), annotations=_seat_annotations)
 
 
 def _humans(game: Game) -> list[Seat]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Subquery, Value
+from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -34,6 +34,7 @@ from clients.payloads import reader_ids, seats_of
 from clients.services.webhooks import webhooks_wake
 from games.engine import Table
 from games.models import Game, GameStatus, Move
+from games.services.compiled import SENTINEL_ID, compiled_rows, sentinel_ints
 
 ACTIVE = GameStatus.ACTIVE
 
@@ -54,9 +55,10 @@ class Draft:
     readers: Sequence[int] = field(default=())
 
 
-def _last_announced(game: Game) -> Any:
+def _last_announced(game_id: Any) -> Any:
     # The (game, id) index, newest first: the last `move` event is at or near the top.
-    return Event.objects.filter(game=game, kind=EventKind.MOVE).order_by("-id").values("seq")[:1]
+    last = Event.objects.filter(game_id=game_id, kind=EventKind.MOVE).order_by("-id")
+    return last.values("seq")[:1]
 
 
 def _batch_moves(game: Game, move_seq: int) -> list[Move]:
@@ -65,7 +67,7 @@ def _batch_moves(game: Game, move_seq: int) -> list[Move]:
     One query; the subquery reads the (game, kind, seq) index.
     """
     floor = Greatest(
-        Coalesce(Subquery(_last_announced(game)), Value(0)),
+        Coalesce(Subquery(_last_announced(game.pk)), Value(0)),
         Value(max(0, move_seq - MAX_BATCH_MOVES)),
     )
     return list(Move.objects.filter(game=game, seq__gt=floor, seq__lte=move_seq).order_by("seq"))
@@ -88,7 +90,33 @@ def _lock_recipients(
 ) -> tuple[set[int], int | None]:
     """Lock the recipients' rows until commit; returns those with an active webhook (the
     same query, so a move without webhooks costs no more) and, with ``announced_in``, the
-    seq of that game's last `move` event (0: none), read by the same statement."""
+    seq of that game's last `move` event (0: none), read by the same statement.
+
+    Its SQL is compiled once per database and number of recipients (games.services.compiled:
+    building it cost more than running it)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return set(), None
+    user_model = get_user_model()
+    stand_ins = sentinel_ints(len(ids))
+    values: dict[str, tuple[Any, Any, Any]] = {
+        f"user{index}": (stand_in, pk, user_model._meta.pk)
+        for index, (stand_in, pk) in enumerate(zip(stand_ins, ids, strict=True))
+    }
+    if announced_in is not None:
+        values["game"] = (SENTINEL_ID, announced_in.pk, Game._meta.pk)
+    rows = compiled_rows(
+        shape=f"recipients:{len(ids)}:{announced_in is not None}",
+        model=user_model,
+        build=lambda: _recipients_locked(stand_ins, announced=announced_in is not None),
+        values=values,
+    )
+    last = rows[0][2] if rows and announced_in is not None else None
+    return {row[0] for row in rows if row[1]}, last
+
+
+def _recipients_locked(user_ids: list[int], *, announced: bool) -> QuerySet[Any]:
+    """_lock_recipients' statement, with sentinels for its parameters."""
     queryset = (
         get_user_model()
         .objects.select_for_update(no_key=True)
@@ -96,14 +124,11 @@ def _lock_recipients(
         .order_by("pk")
         .annotate(hooked=Exists(Webhook.objects.filter(owner=OuterRef("pk"), active=True)))
     )
-    if announced_in is None:
-        rows = [(pk, hooked, None) for pk, hooked in queryset.values_list("pk", "hooked")]
-    else:
-        # Uncorrelated: the database evaluates it once, on the (game, kind, seq) index.
-        announced = Coalesce(Subquery(_last_announced(announced_in)), Value(0))
-        rows = list(queryset.annotate(announced=announced).values_list("pk", "hooked", "announced"))
-    last = rows[0][2] if rows else None
-    return {pk for pk, hooked, _ in rows if hooked}, last
+    if not announced:
+        return queryset.values_list("pk", "hooked")
+    # Uncorrelated: the database evaluates it once, on the (game, kind, seq) index.
+    announced_seq = Coalesce(Subquery(_last_announced(SENTINEL_ID)), Value(0))
+    return queryset.annotate(announced=announced_seq).values_list("pk", "hooked", "announced")
 
 
 class Locks:

@@ -42,6 +42,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
             "game": (SENTINEL_ID, game_id, Game._meta.pk),
             "now": (SENTINEL_NOW, timezone.now(), MOMENT_FIELD),
         },
+        shared=("game",),  # every row's game (and its state, its creator) is the one game
     )
     if not seats:
         return _game_lock_without_seats(game_id=game_id, with_state=with_state)
@@ -60,9 +61,15 @@ def _seats_locked(*, with_state: bool) -> QuerySet[Seat]:
     related = ["user", *seat_related(), "game", "game__created_by"]
     if with_state:
         related.append("game__state")
-    # of=("game",): lock the game row only, not the seats nor the users joined for reading.
+    # of=("self", "game"): the game row and its seat rows, not the users joined for reading.
+    # Locking the seats too is what makes PostgreSQL re-read them: in READ COMMITTED a
+    # statement that waited for a lock sees the newest version of the rows it locks only, every
+    # other joined row as of the statement's start, so a caller that queued behind another
+    # writer of the game would see the seats as they were before that writer's changes
+    # (tests/integration/test_game_races.py). Seats are written under the game's lock only
+    # (chat's rate-limit lock takes one seat and never the game), so no lock order changes.
     return (
-        Seat.objects.select_for_update(of=("game",))
+        Seat.objects.select_for_update(of=("self", "game"))
         .select_related(*related)
         .annotate(**seat_annotations(now=SENTINEL_NOW))
         .filter(game_id=SENTINEL_ID)

@@ -1,22 +1,24 @@
 """Idempotency-Key records: a retried request gets the first response, never a second effect.
 
-A record is claimed (inserted) before the request is processed and completed with the response
-afterwards, in the request's own transaction (api.idempotency). The unique (user, key)
-constraint decides races: a concurrent duplicate waits for the first to commit and then gets
-its answer; a claim still open (a record written before claims shared the request's
-transaction) tells it to retry later (409).
+A record is written once, with the first response, at the end of the request's own
+transaction (api.idempotency): one INSERT, nothing written before the work
+(docs/move-path-speed.md). The unique (user, key) constraint decides races and retries: the
+INSERT of a second request with the same key fails (on PostgreSQL it first waits for the first
+request to commit), its transaction is rolled back with everything its work did, and it
+answers with the stored record. A record without a response is an open claim written before
+records were written whole; a duplicate is told to retry later (409) until it is abandoned.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from games.models import IdempotencyRecord
+from games.services.compiled import compiled_insert
 from games.services.errors import ErrorKind, GameError
 
 # A claim left open this long belongs to a request that died (a killed worker); a retry may
@@ -24,63 +26,61 @@ from games.services.errors import ErrorKind, GameError
 ABANDONED_AFTER = timedelta(seconds=60)
 
 
-@dataclass
-class IdempotencyClaim:
-    record: IdempotencyRecord
-    replay: bool  # True: record holds the first response, send it again
+class IdempotencyKeyTaken(Exception):
+    """The (user, key) record exists already: roll the request back and read it
+    (idempotency_recorded)."""
 
 
-def idempotency_claim(*, user: Any, key: str, fingerprint: str) -> IdempotencyClaim:
-    for _ in range(3):
-        try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    user=user, key=key, fingerprint=fingerprint
-                )
-            return IdempotencyClaim(record=record, replay=False)
-        except IntegrityError:
-            pass
-        record_or_none = IdempotencyRecord.objects.filter(user=user, key=key).first()
-        if record_or_none is None:
-            continue  # released in between (the first request failed): claim it afresh
-        record = record_or_none
-        if record.fingerprint != fingerprint:
-            raise GameError(
-                ErrorKind.ILLEGAL,
-                "idempotency_key_reused",
-                "This Idempotency-Key was used for a different request.",
-            )
-        if record.response_status is not None:
-            return IdempotencyClaim(record=record, replay=True)
-        now = timezone.now()
-        if record.created_at < now - ABANDONED_AFTER:
-            taken = IdempotencyRecord.objects.filter(
-                pk=record.pk, response_status__isnull=True, created_at=record.created_at
-            ).update(created_at=now)
-            if taken:
-                record.created_at = now
-                return IdempotencyClaim(record=record, replay=False)
+def idempotency_store(
+    *, user: Any, key: str, fingerprint: str, status: int, body: Any, headers: dict[str, str]
+) -> None:
+    """Write the record with the first response, in the request's transaction (its one
+    statement). Raises IdempotencyKeyTaken when the key has a record already; the caller's
+    transaction must then be rolled back (on PostgreSQL it can run nothing more)."""
+    record = IdempotencyRecord(
+        user=user,
+        key=key,
+        fingerprint=fingerprint,
+        response_status=status,
+        response_body=body,
+        response_headers=headers,
+    )
+    try:
+        compiled_insert(record)  # compiled once per database (games.services.compiled)
+    except IntegrityError as exc:
+        raise IdempotencyKeyTaken from exc
+
+
+def idempotency_recorded(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | None:
+    """After IdempotencyKeyTaken, the transaction rolled back: the record whose response
+    answers this request, or None when the key is free again (the record is gone, or was an
+    abandoned open claim and is now removed): run the request again.
+
+    Raises 422 idempotency_key_reused for a key used with another request, 409
+    request_in_progress for an open claim."""
+    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if record is None:
+        return None
+    if record.fingerprint != fingerprint:
         raise GameError(
-            ErrorKind.CONFLICT,
-            "request_in_progress",
-            "A request with this Idempotency-Key is still being processed; retry shortly.",
+            ErrorKind.ILLEGAL,
+            "idempotency_key_reused",
+            "This Idempotency-Key was used for a different request.",
         )
-    raise GameError(
+    if record.response_status is not None:
+        return record
+    if record.created_at < timezone.now() - ABANDONED_AFTER:
+        abandoned = IdempotencyRecord.objects.filter(
+            pk=record.pk, response_status__isnull=True, created_at=record.created_at
+        )
+        if abandoned.delete()[0]:
+            return None
+    raise idempotency_in_progress()
+
+
+def idempotency_in_progress() -> GameError:
+    return GameError(
         ErrorKind.CONFLICT,
         "request_in_progress",
-        "A request with this Idempotency-Key is being processed; retry shortly.",
+        "A request with this Idempotency-Key is still being processed; retry shortly.",
     )
-
-
-def idempotency_complete(
-    *, record: IdempotencyRecord, status: int, body: Any, headers: dict[str, str]
-) -> None:
-    record.response_status = status
-    record.response_body = body
-    record.response_headers = headers
-    record.save(update_fields=["response_status", "response_body", "response_headers"])
-
-
-def idempotency_release(*, record: IdempotencyRecord) -> None:
-    """Forget a claim whose request failed unexpectedly, so that a retry can run it."""
-    IdempotencyRecord.objects.filter(pk=record.pk, response_status__isnull=True).delete()

@@ -36,6 +36,7 @@ from games.services.common import (
     require_player,
     require_version,
 )
+from games.services.compiled import compiled_save
 from games.services.endings import match_concede, side_of
 from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError
@@ -347,7 +348,8 @@ def batch_commit_keeping_draws(
     auto_drew = _auto_draw(game, pending, now) if game.finished_at is None else None
     Move.objects.bulk_create(pending.moves)
     state.table = pending.table.to_json()
-    state.save(update_fields=["table", "totals", "hand_commitment", "updated_at"])
+    # The two UPDATEs of every move: compiled once per database (games.services.compiled).
+    compiled_save(state, ["table", "totals", "hand_commitment", "updated_at"])
     game.last_seq += len(pending.moves)
     game.version += 1
     new_turn = False
@@ -361,7 +363,7 @@ def batch_commit_keeping_draws(
     if actor == Actor.PLAYER and seat.timeouts_in_a_row:
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["timeouts_in_a_row"])
-    game.save(update_fields=BATCH_FIELDS)
+    compiled_save(game, BATCH_FIELDS)
     notify_batch(
         game=game,
         moves=pending.moves,

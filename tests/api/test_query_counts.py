@@ -75,13 +75,14 @@ def test_lobby_reads_are_bounded(clients, users, game, django_assert_max_num_que
 # A move that keeps the turn (a draw) and one that passes it (the discard after it), in SQL
 # statements without transaction control (docs/move-path-speed.md). Keeping the turn: the
 # token; the seats joined to the game (locked), its state and the seated users' email
-# preference, play-by-email choice and whether they may be absent; the move; the snapshot;
-# the game row; the recipients locked with the last announced `move` event read in the same
-# statement; the `move` event. Passing it adds the turn email (one INSERT; the `your_turn`
-# event goes into the `move` event's INSERT). An Idempotency-Key adds the claim and the
-# stored answer, inside the move's transaction. The turn email also reads the table talk since
-# the recipient's last move (one SELECT, docs/table-talk.md).
-MOVE_QUERIES = {"keep": 7, "keep+key": 9, "pass": 9, "pass+key": 11}
+# preference, play-by-email choice, whether they may be absent and whether anything was said
+# at the table since their last move; the move; the snapshot; the game row; the recipients
+# locked with the last announced `move` event read in the same statement; the `move` event.
+# Passing it adds the turn email (one INSERT; the `your_turn` event goes into the `move`
+# event's INSERT). An Idempotency-Key adds the stored answer, one INSERT inside the move's
+# transaction. The turn email reads the table talk since the recipient's last move only when
+# there is some (one SELECT, docs/table-talk.md; tested below).
+MOVE_QUERIES = {"keep": 7, "keep+key": 8, "pass": 8, "pass+key": 9}
 
 
 def _post_counted(clients, game, actions, key=None):
@@ -154,3 +155,28 @@ def test_a_moves_answer_still_shows_an_absence(clients, users, game):
     assert absent["bob"] and absent["alice"] == [] and absent["carol"] == []
     counted = [q for q in queries.captured_queries if not q["sql"].upper().startswith(CONTROL)]
     assert len(counted) == MOVE_QUERIES["keep"] + 1
+
+
+def test_table_talk_costs_its_query_only_when_the_turn_email_has_some(clients, users, game):
+    """The seats are loaded knowing whether anything was said since each one's last move: the
+    turn email reads the chat (one query) only then, and shows what was said."""
+    from games import engine
+    from games.services.chat import chat_post
+    from notifications.models import Outbox, OutboxKind
+
+    for user in users.values():
+        user.email = f"{user.username}@example.com"
+        user.save(update_fields=["email"])
+    mover_seat = current_table(game).turn
+    mover = users[NAME_AT[mover_seat]]
+    next_player = users[NAME_AT[(mover_seat + 1) % 4]]
+    assert _post_counted(clients, game, [{"type": "draw"}]) == MOVE_QUERIES["keep"]
+    chat_post(game_id=game.pk, user=mover, text="your turn soon")
+    table = current_table(game)
+    card = engine.legal_actions(table, table.turn).discards[0]
+
+    passed = _post_counted(clients, game, [{"type": "discard", "card": card}])
+
+    assert passed == MOVE_QUERIES["pass"] + 1
+    email = Outbox.objects.get(recipient=next_player, kind=OutboxKind.YOUR_TURN)
+    assert email.payload["chat"] == [{"name": mover.username, "text": "your turn soon"}]

@@ -61,15 +61,15 @@ def test_preferences_are_unchanged_by_a_refused_patch(clients, users):
 
 
 def test_a_key_is_released_when_the_answer_cannot_be_stored(clients, users, monkeypatch):
-    """Any failure after the key is claimed (here: storing the answer) frees the key, and
-    undoes what the request did: the claim, the work and the answer are one transaction
+    """Any failure before the answer is stored (here: storing it) leaves the key free, and
+    undoes what the request did: the work and the answer are one transaction
     (docs/move-path-speed.md), so the retry does it once."""
     from api import idempotency
 
     def broken_store(**kwargs: Any) -> None:
         raise RuntimeError("the database refused the stored answer")
 
-    monkeypatch.setattr(idempotency, "idempotency_complete", broken_store)
+    monkeypatch.setattr(idempotency, "idempotency_store", broken_store)
     body = {"variant": "classic", "players": 2}
     client = clients["alice"]
     client.raise_request_exception = False

@@ -1,4 +1,4 @@
-"""game_lock runs one statement compiled once per connection (games.services.compiled): each
+"""game_lock runs one statement compiled once per database (games.services.compiled): each
 call must still get its own game's rows, with this call's parameters, as a queryset would."""
 
 from datetime import timedelta

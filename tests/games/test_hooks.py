@@ -34,4 +34,5 @@ def test_the_apps_registered_the_feed_before_the_emails():
 
 def test_the_seat_reads_join_what_the_receivers_read():
     assert hooks.seat_related() == ["user__notification_preference", "user__mail_player"]
-    assert set(hooks.seat_annotations(now=datetime(2026, 1, 1, tzinfo=UTC))) == {"may_be_absent"}
+    annotations = hooks.seat_annotations(now=datetime(2026, 1, 1, tzinfo=UTC))
+    assert set(annotations) == {"may_be_absent", "chat_news"}

@@ -4,16 +4,18 @@ let exactly one of two racing writers win, and the log must have no gap and no d
 import functools
 import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 
 from games.engine.randomplay import random_action
 from games.models import Game, GameStatus, Hand, IdempotencyRecord, Move, Seat
 from games.services import lobby
+from games.services.common import game_lock
 from games.services.errors import GameError
 from games.services.replay import game_verify
 from tests.game_fixtures import (  # noqa: F401
@@ -160,12 +162,63 @@ def test_a_concurrent_duplicate_with_one_idempotency_key_applies_once(cast):
     results = _race([functools.partial(post, client) for client in devices])
 
     assert (200, "") in results
-    assert set(results) <= {(200, ""), (409, "request_in_progress")}
+    # The later ones queue on the game lock, are refused (stale), are rolled back when the
+    # stored answer turns out to exist, and send it: every device gets the first answer.
+    assert set(results) == {(200, "")}
     assert Move.objects.filter(game=game).count() == 1
     assert IdempotencyRecord.objects.get(key="dup").response_status == 200
     # Once the first has finished, a retry gets its response.
     status, _ = post(devices[0])
     assert status == 200 and Move.objects.filter(game=game).count() == 1
+
+
+def test_a_concurrent_duplicate_without_a_lock_to_wait_on_creates_one_table(cast):
+    """Creating a table takes no game lock: the duplicates do their work side by side, and
+    the stored answer's INSERT decides. The later ones wait on the key's unique index for the
+    first to commit, are rolled back (no second table) and answer with the first response."""
+    body = {"variant": "classic", "players": 2}
+
+    def post(client: Any) -> tuple[int, str]:
+        response = client.post("/api/v1/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="t")
+        return response.status_code, response.json().get("id", "")
+
+    devices = [client_for(cast["alice"]) for _ in range(3)]
+    results = _race([functools.partial(post, client) for client in devices])
+
+    assert Game.objects.count() == 1
+    assert set(results) == {(201, str(Game.objects.get().pk))}
+    assert IdempotencyRecord.objects.get(key="t").response_status == 201
+
+
+def test_a_writer_that_queued_for_the_game_lock_sees_the_seats_as_the_first_left_them(cast):
+    """PostgreSQL (READ COMMITTED) re-reads after a lock wait only the rows a statement locks:
+    the locked game's statement locks its seat rows too, so the second writer does not get
+    the seats as they were before the first writer's changes."""
+    game = start_game(cast)
+    seat = Seat.objects.get(game=game, number=0)
+    holding = threading.Event()
+    seen: dict[str, int] = {}
+
+    def first() -> None:
+        with transaction.atomic():
+            game_lock(game_id=game.pk)
+            Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=5)
+            holding.set()
+            time.sleep(1.0)  # the second writer queues behind this lock meanwhile
+
+    def second() -> None:
+        assert holding.wait(timeout=10)
+        time.sleep(0.2)
+        with transaction.atomic():
+            locked = game_lock(game_id=game.pk)
+            seen["timeouts"] = next(
+                s for s in locked.seats.all() if s.pk == seat.pk
+            ).timeouts_in_a_row
+
+    results = _race([first, second])
+
+    assert results == [None, None]
+    assert seen == {"timeouts": 5}
 
 
 def test_services_play_and_verify_on_postgresql(cast):
