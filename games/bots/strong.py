@@ -62,12 +62,13 @@ STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
 # docs/variants.md) reading "no pair" from discards and passes lost matches (44.5% with
 # it, 55.0% without); in family (no freezing, blockers) and two-player party,
 # feeding the pile weighs twice (54.2%, 53.5%) rather than three times (50.2%, 50.0%).
-# In four-player classic it starts a new meld only while 7 cards stay in hand (`basic`:
-# 5), holding more pairs for the pile: +20 points a hand (7 to 33) over 5 in duplicate
-# deals, paired, seeds 7-14 (6: +14, 8: +21, 4: -8; docs/bots.md).
+# In classic it starts a new meld only while 7 cards stay in hand (`basic`: 5), holding
+# more pairs for the pile: over 5, in duplicate deals, paired, seeds 7-14, +20 points a
+# hand (7 to 33) with four players (6: +14, 8: +21, 4: -8) and +38 (24 to 52) with two
+# (docs/bots.md).
 # Keys: "variant" or "variant-players" (which wins).
 VARIANT_STYLES: dict[str, Style] = {
-    "classic-4": replace(STRONG_STYLE, keep_cards=7),
+    "classic": replace(STRONG_STYLE, keep_cards=7),
     "tiles": replace(STRONG_STYLE, danger_weight=1.0, infer=False),
     "family": replace(STRONG_STYLE, danger_weight=2.0),
     "party-2": replace(STRONG_STYLE, danger_weight=2.0),

@@ -12,8 +12,8 @@ from .helpers import QUICK_STRONG
 
 
 def test_it_plays_each_variant_in_its_own_style():
-    assert strong_style("classic", 2) == STRONG_STYLE
-    assert strong_style("classic", 4).keep_cards > STRONG_STYLE.keep_cards
+    assert strong_style("classic", 2) == strong_style("classic", 4) != STRONG_STYLE
+    assert strong_style("classic").keep_cards > STRONG_STYLE.keep_cards
     assert strong_style("tiles").danger_weight < STRONG_STYLE.danger_weight
     assert strong_style("party", 2) != strong_style("party", 4) == STRONG_STYLE
     bot = StrongBot(QUICK_STRONG)
@@ -32,7 +32,7 @@ def test_a_style_given_to_the_bot_holds_in_every_variant():
     assert bot.policy.style == style
 
 
-def test_in_four_player_classic_it_starts_a_meld_only_while_seven_cards_stay_in_hand():
+def test_in_classic_it_starts_a_meld_only_while_seven_cards_stay_in_hand():
     t = deal("classic", 4, "5" * 64)
     seat = t.turn
     t.phase = "play"
