@@ -74,6 +74,8 @@ VARIANT_STYLES: dict[str, Style] = {
     "classic-4": replace(STRONG_STYLE, keep_cards=7, danger_weight=4.0),
     "tiles": replace(STRONG_STYLE, danger_weight=1.0, infer=False),
     "family": replace(STRONG_STYLE, danger_weight=2.0),
+    # Four-player family holding 7 cards: +11.4 (2.7 to 20.0) over 4,000 paired deals.
+    "family-4": replace(STRONG_STYLE, danger_weight=2.0, keep_cards=7),
     "party-2": replace(STRONG_STYLE, danger_weight=2.0),
 }
 
