@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.bots.basic import BASIC_STYLE, BasicPolicy
 from games.bots.strong import STRONG_STYLE, StrongBot, strong_style
 from games.engine import deal, is_legal, player_view
 
@@ -11,7 +12,10 @@ from .helpers import QUICK_STRONG
 
 
 def test_it_plays_each_variant_in_its_own_style():
-    assert strong_style("classic") == STRONG_STYLE
+    assert strong_style("classic", 2) != STRONG_STYLE
+    assert strong_style("classic", 2).keep_cards == strong_style("classic", 4).keep_cards == 7
+    assert strong_style("classic", 4).danger_weight > strong_style("classic", 2).danger_weight
+    assert strong_style("family", 4).keep_cards == 7 != strong_style("family", 2).keep_cards
     assert strong_style("tiles").danger_weight < STRONG_STYLE.danger_weight
     assert strong_style("party", 2) != strong_style("party", 4) == STRONG_STYLE
     bot = StrongBot(QUICK_STRONG)
@@ -28,3 +32,17 @@ def test_a_style_given_to_the_bot_holds_in_every_variant():
     t = deal("classic", 4, "5" * 64)
     bot.choose(player_view(t, t.turn), None, random.Random(1))
     assert bot.policy.style == style
+
+
+def test_in_classic_it_starts_a_meld_only_while_seven_cards_stay_in_hand():
+    t = deal("classic", 4, "5" * 64)
+    seat = t.turn
+    t.phase = "play"
+    t.melds[t.side_of(seat)] = {"K": ["KS", "KH", "KD"]}
+    t.hands[seat] = ["7S", "7H", "7D", "4C", "5D", "6H", "8S", "9C", "TD"]
+    triple = {"type": "meld", "melds": [["7S", "7H", "7D"]]}
+    assert BasicPolicy(BASIC_STYLE).meld_step(t, seat) == triple  # 6 cards stay: basic melds
+    strong = BasicPolicy(strong_style("classic", 4))
+    assert strong.meld_step(t, seat) is None
+    t.hands[seat] += ["JD", "QC"]
+    assert strong.meld_step(t, seat) == triple  # 8 cards stay
