@@ -56,6 +56,14 @@ class _Say:
             return self.names.get(seat, _("Seat %(number)d") % {"number": seat + 1})
         return "?"
 
+    def says(self, seat: Any, mine: str, theirs: str, **values: Any) -> str:
+        """``mine`` when ``seat`` is the reader's own, else ``theirs`` with the seat's name:
+        German and Icelandic conjugate the verb for "you" ("Sie haben abgeworfen", "þú
+        kastaðir"), so the reader's lines cannot be another player's with "you" put in."""
+        if self.me is not None and seat == self.me:
+            return mine % values
+        return theirs % {"name": self.who(seat), **values}
+
     def cards(self, codes: Sequence[str]) -> dict[str, Any]:
         return {"cards": shown.cards(codes, self.variant, self.display)}
 
@@ -66,8 +74,10 @@ def _draw(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
             return [_("We drew for you (a forced draw):") + " ", say.cards(event["cards"])]
         return [_("A card was drawn for %(name)s (a forced draw).") % {"name": say.who(seat)}]
     if "cards" in event:
-        return [_("%(name)s drew") % {"name": say.who(seat)} + " ", say.cards(event["cards"])]
+        drew = say.says(seat, _("You drew"), _("%(name)s drew"))
+        return [drew + " ", say.cards(event["cards"])]
     count = int(event.get("count", 1))
+    # Only another player's draw is told without its cards.
     if say.variant == "tiles":
         text = ngettext("%(name)s drew %(count)d tile.", "%(name)s drew %(count)d tiles.", count)
     else:
@@ -77,7 +87,7 @@ def _draw(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
 
 def _red_three(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     return [
-        _("%(name)s laid down a red three:") % {"name": say.who(seat)} + " ",
+        say.says(seat, _("You laid down a red three:"), _("%(name)s laid down a red three:")) + " ",
         say.cards([event["card"]]),
     ]
 
@@ -85,22 +95,36 @@ def _red_three(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
 def _pickup(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     taken = event.get("cards", [])
     count = len(taken)
+    line: Line = [_took(say, seat, count) + " ", say.cards(taken)]
+    if say.action.get("type") == "pickup" and say.action.get("cards"):
+        line += [" " + _("with") + " ", say.cards(say.action["cards"])]
+    return line
+
+
+def _took(say: _Say, seat: int, count: int) -> str:
     if say.variant == "tiles":
-        text = ngettext(
+        mine = ngettext(
+            "You took the discard pile (%(count)d tile):",
+            "You took the discard pile (%(count)d tiles):",
+            count,
+        )
+        theirs = ngettext(
             "%(name)s took the discard pile (%(count)d tile):",
             "%(name)s took the discard pile (%(count)d tiles):",
             count,
         )
     else:
-        text = ngettext(
+        mine = ngettext(
+            "You took the discard pile (%(count)d card):",
+            "You took the discard pile (%(count)d cards):",
+            count,
+        )
+        theirs = ngettext(
             "%(name)s took the discard pile (%(count)d card):",
             "%(name)s took the discard pile (%(count)d cards):",
             count,
         )
-    line: Line = [text % {"name": say.who(seat), "count": count} + " ", say.cards(taken)]
-    if say.action.get("type") == "pickup" and say.action.get("cards"):
-        line += [" " + _("with") + " ", say.cards(say.action["cards"])]
-    return line
+    return say.says(seat, mine, theirs, count=count)
 
 
 def _meld(say: _Say, seat: int, event: Mapping[str, Any]) -> Line | None:
@@ -110,7 +134,7 @@ def _meld(say: _Say, seat: int, event: Mapping[str, Any]) -> Line | None:
         return None
     parts: Line = []
     for i, meld in enumerate(new):
-        lead = _("%(name)s melded") % {"name": say.who(seat)} if i == 0 else ","
+        lead = say.says(seat, _("You melded"), _("%(name)s melded")) if i == 0 else ","
         parts += [lead + " ", say.cards(meld)]
     for key, added in adds.items():
         label = shown.meld_label(key, say.variant)
@@ -118,35 +142,52 @@ def _meld(say: _Say, seat: int, event: Mapping[str, Any]) -> Line | None:
             parts.append("; ")
             text = _("added to %(meld)s:") % {"meld": label}
         else:
-            text = _("%(name)s added to %(meld)s:") % {"name": say.who(seat), "meld": label}
+            text = say.says(
+                seat, _("You added to %(meld)s:"), _("%(name)s added to %(meld)s:"), meld=label
+            )
         parts += [text + " ", say.cards(added)]
     return parts
 
 
 def _discard(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
-    return [_("%(name)s discarded") % {"name": say.who(seat)} + " ", say.cards([event["card"]])]
+    discarded = say.says(seat, _("You discarded"), _("%(name)s discarded"))
+    return [discarded + " ", say.cards([event["card"]])]
 
 
 def _ask(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
-    return [_("%(name)s asked “may I go out?”") % {"name": say.who(seat)}]
+    return [say.says(seat, _("You asked “may I go out?”"), _("%(name)s asked “may I go out?”"))]
 
 
 def _answer(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     if event.get("yes"):
-        return [_("%(name)s answered yes.") % {"name": say.who(seat)}]
-    return [_("%(name)s answered no.") % {"name": say.who(seat)}]
+        return [say.says(seat, _("You answered yes."), _("%(name)s answered yes."))]
+    return [say.says(seat, _("You answered no."), _("%(name)s answered no."))]
 
 
 def _stock_out(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
-    return [_("The stock ran out on %(name)s's turn.") % {"name": say.who(seat)}]
+    return [
+        say.says(
+            seat, _("The stock ran out on your turn."), _("The stock ran out on %(name)s's turn.")
+        )
+    ]
 
 
 def _hand_over(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     out = event.get("went_out")
     if out is not None:
         if event.get("concealed"):
-            return [_("%(name)s went out concealed: the hand is over.") % {"name": say.who(out)}]
-        return [_("%(name)s went out: the hand is over.") % {"name": say.who(out)}]
+            return [
+                say.says(
+                    out,
+                    _("You went out concealed: the hand is over."),
+                    _("%(name)s went out concealed: the hand is over."),
+                )
+            ]
+        return [
+            say.says(
+                out, _("You went out: the hand is over."), _("%(name)s went out: the hand is over.")
+            )
+        ]
     reason = str(event.get("reason", ""))
     return [_("The hand is over: %(reason)s.") % {"reason": end_reasons().get(reason, reason)}]
 
@@ -164,17 +205,21 @@ def _hand_result(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
 
 def _deal(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     return [
-        _("Hand %(number)s is dealt by %(name)s.")
-        % {"number": event.get("hand"), "name": say.who(event.get("dealer"))}
+        say.says(
+            event.get("dealer"),
+            _("You deal hand %(number)s."),
+            _("Hand %(number)s is dealt by %(name)s."),
+            number=event.get("hand"),
+        )
     ]
 
 
 def _resign(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
-    return [_("%(name)s resigned.") % {"name": say.who(seat)}]
+    return [say.says(seat, _("You resigned."), _("%(name)s resigned."))]
 
 
 def _timeout(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
-    return [_("Time ran out for %(name)s.") % {"name": say.who(seat)}]
+    return [say.says(seat, _("Time ran out for you."), _("Time ran out for %(name)s."))]
 
 
 def _match_over(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
@@ -216,9 +261,11 @@ def describe_move(
     display: Mapping[str, str] | None = None,
     sides: Sequence[str] = (),
     how: str = "player",
+    me: int | None = None,
 ) -> list[Line]:
-    """Sentences for one move of the log: each a list of text parts and card lists."""
-    say = _Say(names, variant, display, sides, entry.get("action") or {}, how)
+    """Sentences for one move of the log: each a list of text parts and card lists; the
+    moves of ``me`` (the reader's seat) in the second person."""
+    say = _Say(names, variant, display, sides, entry.get("action") or {}, how, me)
     lines: list[Line] = []
     for event in _told_order(entry["events"]):
         describe = _DESCRIBE.get(str(event.get("type")))
@@ -275,7 +322,7 @@ def history(
                 "how": how,
                 "seat": move.seat,
                 "at": move.created_at,
-                "lines": describe_move(entry, names, game.variant, display, sides, how),
+                "lines": describe_move(entry, names, game.variant, display, sides, how, me),
             }
         )
     return hands

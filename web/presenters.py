@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -21,11 +22,13 @@ from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
 from games.scoresheet import last_scored_hand, scoresheet_hand
 from web import cards as shown
+from web.forms import TIMEOUT_POLICIES
 from web.history import end_reasons as hand_end_reasons
 from web.history import history, scores_text
 from web.moves import MoveForm, without
 from web.play import card_points, mark_drawn, mark_fresh, play_aids
 from web.sheets import sheet_context
+from web.variants import choice_label, option_label, variant_title
 
 CANASTA_NAMES = {
     "natural": gettext_lazy("Natural canasta"),
@@ -286,6 +289,8 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         "detail": detail,
         "etag": etag(game, seat),
         "rules": rules,
+        # The variant's name in the reader's language ("Klassisches Canasta").
+        "variant_title": variant_title(game.variant, rules.title),
         "me": me,
         "my_seat": seat,
         "invited": seat is not None and seat.status == SeatStatus.INVITED,
@@ -295,6 +300,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         "seats": detail["seats"],
         "free_seats": game.players - len(detail["seats"]),
         "options": _options(game),
+        "timeout_policy": timeout_policy_text(game),
         "turn_time": duration_text(game.turn_seconds),
     }
     names = player_names(game, me)
@@ -385,7 +391,7 @@ def sheet_pending(
     sheet = scoresheet_hand(game=game, number=number)
     if sheet is None:
         return {"sheet": None}
-    return {"sheet": sheet_context(sheet, names, sides, display)}
+    return {"sheet": sheet_context(sheet, names, sides, display, me)}
 
 
 def _options(game: Game) -> list[tuple[str, Any]]:
@@ -394,11 +400,20 @@ def _options(game: Game) -> list[tuple[str, Any]]:
     for option in rules.options:
         value = game.options.get(option.name, option.default)
         if isinstance(value, bool):
-            value = _("yes") if value else _("no")
+            shown_value = _("yes") if value else _("no")
         elif isinstance(value, int):
-            value = f"{value:,}"
-        out.append((option.name.replace("_", " "), str(value).replace("_", " ")))
+            shown_value = formats.number_format(value, force_grouping=True)
+        else:
+            shown_value = choice_label(option.name, value)
+        # The create form's words for the option and its choices, in the reader's language.
+        out.append((option_label(option.name), shown_value))
     return out
+
+
+def timeout_policy_text(game: Game) -> str:
+    """What happens when a turn's time runs out, in the create form's words."""
+    labels = {str(policy): label for policy, label in TIMEOUT_POLICIES}
+    return str(labels.get(game.timeout_policy, game.timeout_policy))
 
 
 def duration_text(seconds: int | None) -> str:

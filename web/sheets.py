@@ -121,15 +121,18 @@ def sheet_context(
     names: Mapping[int, str],
     side_labels: Sequence[str],
     display: Mapping[str, str] | None = None,
+    me: int | None = None,
 ) -> dict[str, Any]:
-    """What the score sheet template draws for ``sheet``."""
+    """What the score sheet template draws for ``sheet``; ``me``: the reader's seat."""
     variant = sheet.variant
     mine = _("your side")
     # "your side" starts a heading with a capital; players' names stay as they are.
     side_labels = [
         label[:1].upper() + label[1:] if label == mine else label for label in side_labels
     ]
-    if sheet.went_out is not None:
+    if sheet.went_out is not None and sheet.went_out == me:
+        how = _("You went out concealed.") if sheet.concealed else _("You went out.")
+    elif sheet.went_out is not None:
         who = names.get(sheet.went_out, "?")
         if sheet.concealed:
             how = _("%(name)s went out concealed.") % {"name": who}

@@ -84,8 +84,9 @@ def variant_summary(variant: dict[str, Any]) -> str:
     return str(SUMMARIES.get(variant["name"], variant["summary"]))
 
 
-def option_label(option: dict[str, Any]) -> str:
-    name = option["name"]
+def option_label(option: dict[str, Any] | str) -> str:
+    """An option's name in the reader's language (``option``: the engine's dict, or its name)."""
+    name = option if isinstance(option, str) else option["name"]
     return str(OPTION_LABELS.get(name, name.replace("_", " ").capitalize()))
 
 

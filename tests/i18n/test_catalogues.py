@@ -60,6 +60,23 @@ def test_every_message_is_translated_and_none_is_fuzzy(path: Path) -> None:
     assert not problems, f"{_name(path)}:\n" + "\n".join(problems)
 
 
+# German addresses the player as "Sie" everywhere (docs/i18n.md): many of our players are not
+# young, and a page that says "du" in one line and "Sie" in the next reads as careless.
+_DU = re.compile(r"\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("path", [p for p in CATALOGUES if "/de/" in p.as_posix()], ids=_name)
+def test_german_says_sie_never_du(path: Path) -> None:
+    found = [
+        f"line {entry.line}: {text!r}"
+        for entry in po_entries(path)
+        if entry.msgid and not entry.obsolete
+        for text in entry.msgstr.values()
+        if _DU.search(text)
+    ]
+    assert not found, f"{_name(path)} says du:\n" + "\n".join(found)
+
+
 @pytest.mark.parametrize("path", CATALOGUES, ids=_name)
 def test_placeholders_are_kept(path: Path) -> None:
     """A translation names exactly the placeholders of its message (else: a KeyError on the

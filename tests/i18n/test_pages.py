@@ -12,9 +12,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games.models import Game
+from games.services.moves import moves_submit
 from notifications.models import NotificationPreference
 from notifications.services.absences import absence_declare
 from notifications.services.preferences import preference_of
+from tests.game_fixtures import current_table
 
 pytestmark = pytest.mark.django_db
 
@@ -192,3 +195,46 @@ def test_a_vacation_is_planned_in_whole_days_of_the_users_zone(
     berlin = ZoneInfo("Europe/Berlin")
     assert absence.starts_at == datetime(starts.year, starts.month, starts.day, tzinfo=berlin)
     assert absence.ends_at == datetime(returns.year, returns.month, returns.day, tzinfo=berlin)
+
+
+def _alice_draws_and_discards(game: Any, alice: Any) -> None:
+    game = Game.objects.get(pk=game.pk)
+    game = moves_submit(
+        game_id=game.pk, user=alice, actions=[{"type": "draw"}], expected_version=game.version
+    )
+    card = current_table(game).hands[0][0]
+    moves_submit(
+        game_id=game.pk,
+        user=alice,
+        actions=[{"type": "discard", "card": card}],
+        expected_version=game.version,
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "phrases", "never"),
+    [
+        (
+            "de",
+            ["Klassisches Canasta, 4 Spieler", "Sie zogen", "Sie warfen ab"],
+            ["Classic Canasta", "Du ", "Deine Hand"],
+        ),
+        ("is", ["Klassísk kanasta, 4 leikmenn", "Þú drógst", "Þú kastaðir"], ["Classic Canasta"]),
+        ("en", ["Classic Canasta, 4 players", "You drew", "You discarded"], []),
+    ],
+)
+def test_the_game_page_speaks_to_the_reader_in_their_language(
+    users: Any, browser_for: Any, game: Any, lang: str, phrases: list[str], never: list[str]
+) -> None:
+    """The reader's own moves are told in the second person, with the verb conjugated for it
+    (German "Sie warfen ab", Icelandic "Þú kastaðir"), not another player's line with "you"
+    put in as a name; German says "Sie" throughout; the variant's name is translated."""
+    _alice_draws_and_discards(game, users["alice"])
+    html = browser_for("alice", language=lang).get(f"/games/{game.pk}/").content.decode()
+    for phrase in phrases:
+        assert phrase in html, phrase
+    for phrase in never:
+        assert phrase not in html, phrase
+    # Another reader sees alice's moves with her name.
+    other = browser_for("bob", language=lang).get(f"/games/{game.pk}/").content.decode()
+    assert "alice" in other and phrases[2] not in other

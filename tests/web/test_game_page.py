@@ -129,7 +129,9 @@ def test_the_history_and_past_hands_with_their_seeds(game: Game, browser_for: An
     assert "You went out: the hand is over." in html
     assert re.search(r"Hand 1 scored: your side [\d,]+, carol &amp; dave -?[\d,]+\.", html)
     assert re.search(r"Match totals: your side [\d,]+, carol &amp; dave -?[\d,]+\.", html)
-    assert "Hand 2 is dealt by" in html
+    # alice deals hand 2: her own deal is told to her in the second person.
+    assert current_table(game).dealer == 0
+    assert "You deal hand 2." in html and "dealt by You" not in html
     # hand 2's cards are there (the hand number no longer hides them)
     shown = re.findall(r'<span class="vh">([^<]+)</span>', _hand_section(html))
     assert len(shown) == len(current_table(game).hands[0]) > 0

@@ -248,7 +248,9 @@ def scores_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     names = context.get("names") or player_names(game, context["me"])
     sides = side_names(game, names, context["me"])
     display = (context.get("view") or {}).get("display")
-    sheets = [sheet_context(s, names, sides, display) for s in scoresheet_match(game=game)]
+    sheets = [
+        sheet_context(s, names, sides, display, context["me"]) for s in scoresheet_match(game=game)
+    ]
     context.update({"sheets": list(reversed(sheets)), "sides_text": sides})
     return render(request, "web/scores.html", context)
 
