@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import formats, timezone
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from accounts.services.addresses import address_available
@@ -29,6 +29,13 @@ from web.variants import (
     variant_summary,
     variant_title,
 )
+
+# A bot's level in a sentence ("bot, strong"; "a strong bot plays until they move again").
+BOT_LEVEL_NAMES = {
+    "basic": pgettext_lazy("bot level", "basic"),
+    "strong": pgettext_lazy("bot level", "strong"),
+    "random": pgettext_lazy("bot level", "random"),
+}
 
 BOT_LEVELS = [
     ("basic", gettext_lazy("basic — a careful beginner")),

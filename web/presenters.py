@@ -22,7 +22,7 @@ from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
 from games.scoresheet import last_scored_hand, scoresheet_hand
 from web import cards as shown
-from web.forms import TIMEOUT_POLICIES
+from web.forms import BOT_LEVEL_NAMES, TIMEOUT_POLICIES
 from web.history import end_reasons as hand_end_reasons
 from web.history import history, scores_text
 from web.moves import MoveForm, without
@@ -82,7 +82,7 @@ def _seat_notes(game: Game) -> dict[int, dict[str, Any]]:
         notes[seat.number] = {
             "is_bot": seat.kind == SeatKind.BOT,
             "away": seat.away,
-            "level": seat.bot_level,
+            "level": str(BOT_LEVEL_NAMES.get(seat.bot_level, seat.bot_level)),
         }
     return notes
 

@@ -4,6 +4,7 @@ language and the time zone."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -238,3 +239,25 @@ def test_the_game_page_speaks_to_the_reader_in_their_language(
     # Another reader sees alice's moves with her name.
     other = browser_for("bob", language=lang).get(f"/games/{game.pk}/").content.decode()
     assert "alice" in other and phrases[2] not in other
+
+
+@pytest.mark.parametrize("accept", ["de-DE,de;q=0.9", "is-IS", "en"])
+def test_the_switcher_names_each_language_in_its_own_words(accept: str) -> None:
+    """A reader who landed on a page in a language they do not read still finds their own."""
+    html = Client(HTTP_ACCEPT_LANGUAGE=accept).get("/").content.decode()
+    options = re.findall(r'<option value="(\w+)" lang="\w+"[^>]*>([^<]+)</option>', html)
+    assert options == [("en", "English"), ("de", "Deutsch"), ("is", "Íslenska")]
+
+
+def test_a_bots_level_is_in_the_readers_language(users: Any, browser_for: Any) -> None:
+    client = browser_for("alice", language="de")
+    form = {
+        "variant": "classic",
+        "players": "4",
+        "bots": "3",
+        "bot_level": "strong",
+        "turn_seconds": "86400",
+        "timeout_policy": "autoplay",
+    }
+    page = client.post("/games/new/", form, follow=True).content.decode()
+    assert page.count("Bot, stark") == 3 and "Bot, strong" not in page
