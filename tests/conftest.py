@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.utils import translation
 from hypothesis import settings
 
 # Tests never assert wall-clock time, and a Hypothesis deadline is one: off everywhere.
@@ -31,6 +32,16 @@ def turn_emails_at_once(settings: Any) -> None:
     # at the game first, notifications/services/presence.py) is minutes; tests about other
     # things see their emails at once. Tests of the delay set it themselves.
     settings.CANASTA_TURN_EMAIL_DELAY_MINUTES = 0
+
+
+@pytest.fixture(autouse=True)
+def english_until_asked() -> Iterator[None]:
+    # A request in German leaves German active in the thread (LocaleMiddleware activates, and
+    # nothing deactivates after the response), so a later test that calls a service or a
+    # form directly would read German: every test starts and ends in the default language.
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
