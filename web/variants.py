@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games import engine
+
 TITLES = {
     "classic": _("Classic Canasta"),
     "family": _("Family Canasta"),
@@ -78,6 +80,11 @@ def variant_title(variant: dict[str, Any] | str, fallback: str = "") -> str:
     if name in TITLES:
         return str(TITLES[name])
     return fallback or (variant["title"] if isinstance(variant, dict) else name)
+
+
+def variant_titles() -> dict[str, str]:
+    """Every variant's name in the reader's language, by the engine's variant name."""
+    return {v["name"]: variant_title(v) for v in engine.list_variants()}
 
 
 def variant_summary(variant: dict[str, Any]) -> str:

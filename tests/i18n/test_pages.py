@@ -261,3 +261,10 @@ def test_a_bots_level_is_in_the_readers_language(users: Any, browser_for: Any) -
     }
     page = client.post("/games/new/", form, follow=True).content.decode()
     assert page.count("Bot, stark") == 3 and "Bot, strong" not in page
+
+
+def test_the_leaderboard_names_the_variants_in_the_readers_language(
+    users: Any, browser_for: Any
+) -> None:
+    html = browser_for("alice", language="de").get("/leaderboard/").content.decode()
+    assert "Bestenliste: Klassisches Canasta" in html and "Classic Canasta" not in html

@@ -21,14 +21,10 @@ from games.services import lobby, profiles
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm, RatingFilterForm
 from web.presenters import end_reasons
-from web.variants import variant_summary, variant_title
+from web.variants import variant_summary, variant_title, variant_titles
 from web.views.common import STATUS_BY_KIND, error_context
 
 FINISHED_SHOWN = 10
-
-
-def _titles() -> dict[str, str]:
-    return {v["name"]: variant_title(v) for v in engine.list_variants()}
 
 
 def seat_name(seat: Seat, me: int | None) -> str:
@@ -103,7 +99,7 @@ def _by_deadline(row: dict[str, Any]) -> tuple[bool, float]:
 @login_required
 def lobby_view(request: HttpRequest) -> HttpResponse:
     user = request.user
-    titles = _titles()
+    titles = variant_titles()
     mine = selectors.with_summary_relations(selectors.games_of_user(user=user))
     active = [_row(g, user, titles) for g in mine.filter(status=GameStatus.ACTIVE)]
     # My turn first, each group by its deadline (soonest first, no deadline last).
@@ -235,7 +231,11 @@ def join_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
             return render(
                 request,
                 "web/join.html",
-                {"game": game, "error": error_context(error), "title": _titles()[game.variant]},
+                {
+                    "game": game,
+                    "error": error_context(error),
+                    "title": variant_titles()[game.variant],
+                },
                 status=STATUS_BY_KIND[error.kind],
             )
         return redirect("web:game", game_id=game_id)
@@ -249,5 +249,10 @@ def join_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return render(
         request,
         "web/join.html",
-        {"game": game, "free": free, "title": _titles()[game.variant], "invited": seat is not None},
+        {
+            "game": game,
+            "free": free,
+            "title": variant_titles()[game.variant],
+            "invited": seat is not None,
+        },
     )

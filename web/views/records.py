@@ -13,19 +13,15 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine
 from games.models import Game
 from games.services import profiles, records
 from games.services.errors import ErrorKind, GameError
 from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_margin
 from web.records import frame_context, rating_chart, seat_names, side_labels
+from web.variants import variant_titles
 from web.views.common import STATUS_BY_KIND
 
 ARCHIVE_SHOWN = 50
-
-
-def _titles() -> dict[str, str]:
-    return {v["name"]: v["title"] for v in engine.list_variants()}
 
 
 def _finished(request: HttpRequest, game_id: UUID) -> Game:
@@ -62,7 +58,7 @@ def _archive_row(game: Game, titles: dict[str, str]) -> dict[str, Any]:
 
 @login_required
 def archive_view(request: HttpRequest) -> HttpResponse:
-    titles = _titles()
+    titles = variant_titles()
     mine = records.archive_of(user=request.user).prefetch_related("seats__user")[:ARCHIVE_SHOWN]
     public = (
         records.archive_public()
@@ -133,7 +129,7 @@ def replay_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
     base = reverse("web:replay", kwargs={"game_id": game.pk})
     context.update(
         game=game,
-        title=_titles().get(game.variant, game.variant),
+        title=variant_titles().get(game.variant, game.variant),
         hand=hand,
         step=step,
         steps=steps[hand],
@@ -162,7 +158,7 @@ def profile_view(request: HttpRequest, username: str) -> HttpResponse:
     except GameError:
         raise Http404(_("No such player.")) from None
     profile = profiles.profile_of(user)
-    titles = _titles()
+    titles = variant_titles()
     ratings = [
         {
             "card": card,
@@ -195,7 +191,7 @@ def profile_view(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
-    titles = _titles()
+    titles = variant_titles()
     family = request.GET.get("variant") or next(iter(titles))
     if family not in titles:
         raise Http404(_("No such variant."))
