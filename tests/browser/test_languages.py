@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 
 from notifications.models import NotificationPreference
+from notifications.services.preferences import preference_update
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.helpers import PASSWORD, when_free
+from tests.game_fixtures import start_game, users  # noqa: F401
+from tests.web.tables import SHOWN_TABLE, set_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -142,3 +145,23 @@ def test_the_lobby_on_a_phone_in_german(
         screenshot(page, "lobby-de-phone")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_the_game_page_fits_a_phone_in_the_players_language(
+    new_page: Any,
+    users: Any,  # noqa: F811
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """The longer German and Icelandic notes (a frozen pile blocked by a black three) wrap
+    instead of widening the page: no sideways scrolling on a phone."""
+    table = {**SHOWN_TABLE, "discard": ["4S", "2C", "3C"]}
+    game = when_free(lambda: set_table(start_game(users, turn_seconds=86400), table))
+    preference_update(user=users["alice"], language=lang, time_zone=WORDS[lang]["zone"])
+    page = new_page(PHONE, user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    page.locator(".pile .badge.blocked").wait_for()
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, f"game-{lang}-phone", full_page=False)
