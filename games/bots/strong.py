@@ -9,7 +9,7 @@ reads "no pair" from the next player's discards and passes, weighs feeding
 the pile three times as much as `basic` (measured better than twice; four
 times was no better until it held more cards), and freezes a large pile with a
 wild card rather than hand it over; each variant may play its own style
-(`VARIANT_STYLES`: in classic it holds more cards before a new meld). How
+(`VARIANT_STYLES`: in classic, family and tiles it holds more cards before a new meld). How
 likely a discard lets the next player take the pile comes from the learned
 belief (belief.py, data/belief.json: +51 points a hand over the heuristic's
 formula in duplicate classic, docs/bots.md) where the committed model covers
