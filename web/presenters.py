@@ -289,8 +289,6 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         "detail": detail,
         "etag": etag(game, seat),
         "rules": rules,
-        # The variant's name in the reader's language ("Klassisches Canasta").
-        "variant_title": variant_title(game.variant, rules.title),
         "me": me,
         "my_seat": seat,
         "invited": seat is not None and seat.status == SeatStatus.INVITED,
@@ -299,9 +297,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         "error": None,
         "seats": detail["seats"],
         "free_seats": game.players - len(detail["seats"]),
-        "options": _options(game),
-        "timeout_policy": timeout_policy_text(game),
-        "turn_time": duration_text(game.turn_seconds),
+        **_table_rules(game, rules),
     }
     names = player_names(game, me)
     context["result"] = _result(game, names, me)
@@ -408,6 +404,16 @@ def _options(game: Game) -> list[tuple[str, Any]]:
         # The create form's words for the option and its choices, in the reader's language.
         out.append((option_label(option.name), shown_value))
     return out
+
+
+def _table_rules(game: Game, rules: Any) -> dict[str, Any]:
+    """The table's rules as the page tells them, in the reader's language."""
+    return {
+        "variant_title": variant_title(game.variant, rules.title),  # "Klassisches Canasta"
+        "options": _options(game),
+        "timeout_policy": timeout_policy_text(game),
+        "turn_time": duration_text(game.turn_seconds),
+    }
 
 
 def timeout_policy_text(game: Game) -> str:
