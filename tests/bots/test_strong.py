@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from games.bots.basic import BASIC_STYLE, BasicPolicy
 from games.bots.strong import STRONG_STYLE, StrongBot, strong_style
@@ -19,7 +20,10 @@ def test_it_plays_each_variant_in_its_own_style():
     assert strong_style("family", 2).danger_weight == strong_style("family", 4).danger_weight == 2
     assert strong_style("tiles").danger_weight == 2 < STRONG_STYLE.danger_weight
     assert strong_style("tiles").keep_cards == 7
-    assert strong_style("party", 2) != strong_style("party", 4) == STRONG_STYLE
+    assert strong_style("party", 2) == replace(STRONG_STYLE, danger_weight=2, freeze_at=99)
+    assert strong_style("party", 4) == STRONG_STYLE
+    assert strong_style("party", 3) == replace(STRONG_STYLE, danger_weight=1, freeze_at=99)
+    assert strong_style("party", 6) == STRONG_STYLE
     bot = StrongBot(QUICK_STRONG)
     for variant in ("tiles", "classic", "tiles"):
         t = deal(variant, 4, "5" * 64)
