@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import formats, timezone
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from accounts.services.addresses import address_available
@@ -23,19 +23,13 @@ from games.models import TimeoutPolicy
 from notifications.models import EmailMode
 from notifications.services.preferences import time_zone_names
 from web.variants import (
+    TIMEOUT_POLICY_LABELS,
     choice_label,
     option_help,
     option_label,
     variant_summary,
     variant_title,
 )
-
-# A bot's level in a sentence ("bot, strong"; "a strong bot plays until they move again").
-BOT_LEVEL_NAMES = {
-    "basic": pgettext_lazy("bot level", "basic"),
-    "strong": pgettext_lazy("bot level", "strong"),
-    "random": pgettext_lazy("bot level", "random"),
-}
 
 BOT_LEVELS = [
     ("basic", gettext_lazy("basic — a careful beginner")),
@@ -69,10 +63,7 @@ TURN_TIMES = [
     (str(14 * 86400), _days(14)),
 ]
 DEFAULT_TURN_TIME = str(3 * 86400)
-TIMEOUT_POLICIES = [
-    (TimeoutPolicy.AUTOPLAY, gettext_lazy("the system draws and discards for the player")),
-    (TimeoutPolicy.FORFEIT, gettext_lazy("the side whose time ran out loses the match")),
-]
+TIMEOUT_POLICIES = list(TIMEOUT_POLICY_LABELS.items())
 EMAIL_MODES = [
     (EmailMode.EVERY_TURN, gettext_lazy("an email for every turn")),
     (EmailMode.DIGEST, gettext_lazy("one daily digest of the games waiting for you")),

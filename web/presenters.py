@@ -22,13 +22,18 @@ from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
 from games.scoresheet import last_scored_hand, scoresheet_hand
 from web import cards as shown
-from web.forms import BOT_LEVEL_NAMES, TIMEOUT_POLICIES
 from web.history import end_reasons as hand_end_reasons
 from web.history import history, scores_text
 from web.moves import MoveForm, without
 from web.play import card_points, mark_drawn, mark_fresh, play_aids
 from web.sheets import sheet_context
-from web.variants import choice_label, option_label, variant_title
+from web.variants import (
+    BOT_LEVEL_NAMES,
+    TIMEOUT_POLICY_LABELS,
+    choice_label,
+    option_label,
+    variant_title,
+)
 
 CANASTA_NAMES = {
     "natural": gettext_lazy("Natural canasta"),
@@ -418,8 +423,7 @@ def _table_rules(game: Game, rules: Any) -> dict[str, Any]:
 
 def timeout_policy_text(game: Game) -> str:
     """What happens when a turn's time runs out, in the create form's words."""
-    labels = {str(policy): label for policy, label in TIMEOUT_POLICIES}
-    return str(labels.get(game.timeout_policy, game.timeout_policy))
+    return str(TIMEOUT_POLICY_LABELS.get(game.timeout_policy, game.timeout_policy))
 
 
 def duration_text(seconds: int | None) -> str:

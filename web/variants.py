@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import engine
+from games.models import TimeoutPolicy
 
 TITLES = {
     "classic": _("Classic Canasta"),
@@ -72,6 +73,20 @@ CHOICE_LABELS = {
     ("match", "one_round"): pgettext_lazy("match length", "one round"),
     ("match", "three_rounds"): pgettext_lazy("match length", "three rounds"),
     ("match", "to_10000"): pgettext_lazy("match length", "first to 10,000 points"),
+}
+
+
+# A bot's level in a sentence ("bot, strong"; "a strong bot plays until they move again").
+BOT_LEVEL_NAMES = {
+    "basic": pgettext_lazy("bot level", "basic"),
+    "strong": pgettext_lazy("bot level", "strong"),
+    "random": pgettext_lazy("bot level", "random"),
+}
+
+# What happens when a turn's time runs out: the create form's choices and the table's rules.
+TIMEOUT_POLICY_LABELS = {
+    str(TimeoutPolicy.AUTOPLAY): _("the system draws and discards for the player"),
+    str(TimeoutPolicy.FORFEIT): _("the side whose time ran out loses the match"),
 }
 
 
