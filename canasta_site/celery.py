@@ -57,6 +57,12 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
             "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
         },
+        # Idempotency-Key records after CANASTA_IDEMPOTENCY_RETENTION_HOURS (docs/operations.md).
+        "prune-idempotency": {
+            "task": "games.tasks.prune_idempotency",
+            "schedule": settings.CANASTA_RETENTION_SWEEP_SECONDS,
+            "options": {"expires": settings.CANASTA_RETENTION_SWEEP_SECONDS},
+        },
         "sweep-deadlines": {
             "task": DEADLINE_SWEEP_TASK,
             "schedule": settings.CANASTA_DEADLINE_SWEEP_SECONDS,

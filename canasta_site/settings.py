@@ -467,6 +467,16 @@ CANASTA_EVENTS_RETENTION_DAYS = int(os.environ.get("CANASTA_EVENTS_RETENTION_DAY
 CANASTA_EVENTS_PRUNE_SECONDS = float(os.environ.get("CANASTA_EVENTS_PRUNE_SECONDS", "86400"))
 # Outbox rows that are done (sent, skipped, failed) are deleted after this, on the same beat.
 CANASTA_OUTBOX_RETENTION_DAYS = int(os.environ.get("CANASTA_OUTBOX_RETENTION_DAYS", "30"))
+# Every prune (docs/operations.md, "Retention") deletes in chunks of this many rows, each its
+# own transaction, and starts no chunk after PRUNE_SECONDS (under the soft time limit): a run
+# that did not finish queues its continuation, which starts where it stopped.
+CANASTA_PRUNE_CHUNK = int(os.environ.get("CANASTA_PRUNE_CHUNK", "5000"))
+CANASTA_PRUNE_SECONDS = float(os.environ.get("CANASTA_PRUNE_SECONDS", "90"))
+# Idempotency-Key records are kept this long (Stripe keeps them 24 hours); pruned hourly.
+CANASTA_IDEMPOTENCY_RETENTION_HOURS = float(
+    os.environ.get("CANASTA_IDEMPOTENCY_RETENTION_HOURS", "24")
+)
+CANASTA_RETENTION_SWEEP_SECONDS = float(os.environ.get("CANASTA_RETENTION_SWEEP_SECONDS", "3600"))
 
 # --- Production hardening (docs/deployment.md; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.

@@ -36,9 +36,10 @@ class Event(models.Model):
     """
 
     # Only for an event meant for one person (your_turn); None: every person at the table.
-    # No index of its own on either key: the feed reads by game ((game, id) below); a person
-    # with events sits at a game, and a seated person cannot be deleted (Seat.user PROTECT),
-    # so no delete ever looks events up by recipient.
+    # The feed reads by game ((game, id) below). Deleting a user looks their events up by
+    # recipient (the CASCADE, and PostgreSQL's check of the foreign key): the partial index
+    # below holds the your_turn events only, so that costs what the user has, not a scan of
+    # every event.
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -65,6 +66,11 @@ class Event(models.Model):
             # The feed: a reader's games' events after a cursor (their your_turn events are
             # in those games too); a game's last `move` event.
             models.Index(fields=["game", "id"], name="event_game_id_idx"),
+            models.Index(
+                fields=["recipient"],
+                condition=Q(recipient__isnull=False),
+                name="event_recipient_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -82,8 +88,9 @@ class Webhook(models.Model):
     receives what it missed, as far as the feed still holds it (clients/services/webhooks.py).
     """
 
+    # Indexed by webhook_owner_active_idx, whose leading column it is.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks", db_index=False
     )
     url = models.URLField(max_length=500)
     # Only this game's events; None: every game of the owner.
@@ -126,7 +133,11 @@ class Webhook(models.Model):
 class WebhookDelivery(models.Model):
     """One attempt to deliver one event to one hook: the log the owner reads."""
 
-    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    # Indexed by delivery_webhook_idx, whose leading column it is.
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
+    # Its index serves the prune of events, which clears this in one UPDATE per chunk.
     event = models.ForeignKey(
         Event, on_delete=models.SET_NULL, null=True, blank=True, related_name="deliveries"
     )

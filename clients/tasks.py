@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
-from clients.services.events import events_prune
+from clients.services.retention import feed_prune
 from clients.services.webhook_delivery import RUN_SECONDS, webhook_run
 from clients.services.webhooks import webhooks_sweep
+from games.tasks import prune_run
 
 
 # A run stops starting deliveries after RUN_SECONDS; each delivery has its own deadline
@@ -27,6 +28,8 @@ def sweep_webhooks() -> int:
     return webhooks_sweep()
 
 
-@shared_task(name="clients.tasks.prune_events", ignore_result=True)
-def prune_events() -> tuple[int, int]:
-    return events_prune(days=settings.CANASTA_EVENTS_RETENTION_DAYS)
+@shared_task(name="clients.tasks.prune_events", bind=True, ignore_result=True)
+def prune_events(self: Task) -> int:
+    """Beat, daily: webhook delivery attempts and feed events past their retention."""
+    days = settings.CANASTA_EVENTS_RETENTION_DAYS
+    return prune_run(self, lambda budget: feed_prune(days=days, budget=budget))

@@ -50,9 +50,8 @@ class Game(models.Model):
     # The database default too: rows written by code that predates the column (a rolling
     # deploy, a migration test's historical models) are rated like new ones.
     rated = models.BooleanField(default=True, db_default=True)
-    status = models.CharField(
-        max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
-    )
+    # Indexed by the leading column of (status, is_public, -created_at) in Meta.
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
     # +1 for every committed change players can see; clients send it back as expected_version.
     version = models.PositiveIntegerField(default=1)
     # seq of the last Move row (0 before the first move): the next move is last_seq + 1.
@@ -114,7 +113,8 @@ class SeatStatus(models.TextChoices):
 class Seat(models.Model):
     """A place at the table. `number` is None until the game starts and seating is decided."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # Indexed by seat_number_unique, whose leading column it is.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     # Nullable: a bot's seat has no user (`kind` says which it is).
     user = models.ForeignKey(
@@ -209,8 +209,12 @@ class Invitation(models.Model):
     seat = models.OneToOneField(
         Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitation"
     )
+    # Indexed by invitation_inviter_idx, whose leading column it is.
     inviter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_sent",
+        db_index=False,
     )
     # Lowercased address the invitation was mailed to.
     email = models.CharField(max_length=254)
@@ -259,7 +263,8 @@ class GameState(models.Model):
 class Hand(models.Model):
     """One deal: its seed stays secret until `finished_at` is set (docs/fair-shuffle.md)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # Indexed by hand_number_unique, whose leading column it is.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64)
@@ -299,7 +304,8 @@ class Actor(models.TextChoices):
 class Move(models.Model):
     """One accepted action. Append-only: rows are never updated or deleted by the service."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # Indexed by move_seq_unique, whose leading column it is.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     hand = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
@@ -325,8 +331,12 @@ class IdempotencyRecord(models.Model):
     `response_status` is None while the first request is still being processed.
     """
 
+    # Indexed by idempotency_user_key_unique, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="idempotency_records",
+        db_index=False,
     )
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
@@ -352,8 +362,9 @@ class PlayerRating(models.Model):
     so the lobby can filter tables by it and the leaderboard can sort by it.
     """
 
+    # Indexed by rating_user_family_unique, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
     family = models.CharField(max_length=20)
     mu = models.FloatField()
@@ -375,8 +386,12 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """One rated match's effect on one player: the history a profile draws as a chart."""
 
+    # Indexed by rating_change_user_game_unique, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
     family = models.CharField(max_length=20)
@@ -406,7 +421,10 @@ class ChatMessage(models.Model):
     (normalised, never rewritten). The service never writes a line itself, so nothing the
     service knows to be hidden can reach the chat."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    # Indexed by the leading column of (game, user, created_at) in Meta.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="chat_messages", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
     )
@@ -429,8 +447,12 @@ class ChatMessage(models.Model):
 class ChatMute(models.Model):
     """A player who does not want to read another player's lines (any table)."""
 
+    # Indexed by chat_mute_unique, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
+        db_index=False,
     )
     muted = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_muted_by"
@@ -447,7 +469,10 @@ class ChatMute(models.Model):
 class ChatReport(models.Model):
     """A player's report of a line, for the operators (shown in the admin, view-only)."""
 
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    # Indexed by chat_report_unique, whose leading column it is.
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.CASCADE, related_name="reports", db_index=False
+    )
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
     )

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from games.services.bots import bot_take_turn, stale_bot_games
+from games.services.retention import Budget, Pruned, idempotency_prune
 from games.services.timeouts import deadlines_sweep
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
@@ -25,3 +32,25 @@ def sweep_deadlines() -> dict[str, Any]:
 def play_bot_turn(game_id: str, version: int | None = None) -> bool:
     """Play the bot's turn in a game (no-op if the turn is no longer a bot's)."""
     return bot_take_turn(game_id=game_id)
+
+
+def prune_run(task: Task, prune: Callable[[Budget], Pruned]) -> int:
+    """Run a prune within CANASTA_PRUNE_SECONDS and queue the task again when it did not reach
+    the end of what is due: the continuation starts at the oldest row left, where this run
+    stopped (games.services.retention). A run cut off by the soft time limit (a chunk slower
+    than the budget allowed for) keeps its committed chunks and continues the same way.
+    Returns the rows deleted."""
+    try:
+        pruned = prune(Budget(settings.CANASTA_PRUNE_SECONDS))
+    except SoftTimeLimitExceeded:
+        pruned = Pruned(0, done=False)
+    if not pruned.done:
+        logger.info("%s: %d rows deleted, continuing in a new task", task.name, pruned.deleted)
+        task.apply_async()
+    return pruned.deleted
+
+
+@shared_task(name="games.tasks.prune_idempotency", bind=True, ignore_result=True)
+def prune_idempotency(self: Task) -> int:
+    """Beat, hourly: Idempotency-Key records older than a day."""
+    return prune_run(self, lambda budget: idempotency_prune(budget=budget))

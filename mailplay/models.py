@@ -23,7 +23,10 @@ class ReplyToken(models.Model):
     empty and count as an earlier turn.
     """
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reply_tokens")
+    # Indexed by reply_token_game_user, whose leading column it is.
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="reply_tokens", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reply_tokens"
     )

@@ -52,12 +52,14 @@ OPEN_STATUSES = (OutboxStatus.PENDING, OutboxStatus.SENDING)
 
 class Outbox(models.Model):
     # None for a mail to an address without an account (an invitation by email): `address`.
+    # Indexed by outbox_recipient_idx, whose leading column it is.
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="outbox",
         null=True,
         blank=True,
+        db_index=False,
     )
     address = models.CharField(max_length=254, blank=True, default="")
     game = models.ForeignKey(
@@ -95,6 +97,9 @@ class Outbox(models.Model):
                 name="outbox_due_idx",
             ),
             models.Index(fields=["recipient", "-created_at"], name="outbox_recipient_idx"),
+            # The prune's range: done rows older than the retention, oldest first
+            # (notifications.services.retention.outbox_prune).
+            models.Index(fields=["created_at"], name="outbox_created_idx"),
         ]
         verbose_name_plural = "outbox"
 
@@ -173,8 +178,12 @@ class GamePresence(models.Model):
     (notifications.services.presence.presence_record); read when a turn email is due.
     """
 
+    # Indexed by presence_user_game_unique, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_presence"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_presence",
+        db_index=False,
     )
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="presence")
     last_seen_at = models.DateTimeField()
@@ -191,8 +200,9 @@ class GamePresence(models.Model):
 class Absence(models.Model):
     """A declared vacation: the player's turn clocks stop from starts_at to ends_at."""
 
+    # Indexed by absence_user_ends_idx, whose leading column it is.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences", db_index=False
     )
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()

@@ -7,11 +7,13 @@ beat sweep picks it up when it is due (no long countdowns, design.md).
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
+from games.tasks import prune_run
 from notifications.services.digests import digest_send_due
-from notifications.services.outbox import outbox_deliver, outbox_prune, outbox_sweep
+from notifications.services.outbox import outbox_deliver, outbox_sweep
+from notifications.services.retention import outbox_prune
 
 # A sweep starts no delivery after this, well inside the default soft time limit
 # (CELERY_TASK_SOFT_TIME_LIMIT): one slow mail server cannot hold a worker beyond it.
@@ -33,6 +35,7 @@ def send_digests() -> int:
     return digest_send_due()
 
 
-@shared_task(name="notifications.tasks.prune_outbox", ignore_result=True)
-def prune_outbox() -> int:
-    return outbox_prune(days=settings.CANASTA_OUTBOX_RETENTION_DAYS)
+@shared_task(name="notifications.tasks.prune_outbox", bind=True, ignore_result=True)
+def prune_outbox(self: Task) -> int:
+    days = settings.CANASTA_OUTBOX_RETENTION_DAYS
+    return prune_run(self, lambda budget: outbox_prune(days=days, budget=budget))

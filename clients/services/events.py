@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -29,7 +29,7 @@ from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from clients.models import Event, EventKind, Webhook, WebhookDelivery
+from clients.models import Event, EventKind, Webhook
 from clients.payloads import reader_ids, seats_of
 from clients.services.webhooks import webhooks_wake
 from games.engine import Table
@@ -41,7 +41,6 @@ ACTIVE = GameStatus.ACTIVE
 # The longest batch games.services.moves accepts: a game's first event (or its first since
 # this feature existed) never reaches further back than that.
 MAX_BATCH_MOVES = 50
-PRUNE_CHUNK = 5000
 
 
 @dataclass(frozen=True)
@@ -314,25 +313,3 @@ def events_for_timeout(
     }
     draft = Draft(None, EventKind.TIMEOUT, facts, readers=readers)
     return events_write(game=game, seq=move_seq, drafts=[draft])
-
-
-def events_prune(*, days: int, now: datetime | None = None) -> tuple[int, int]:
-    """Delete feed events and webhook delivery attempts older than `days`; (events, attempts).
-
-    The feed is a recent history for clients to catch up from, not an archive (the move log
-    is that). Beat runs this daily (`prune-events`, CANASTA_EVENTS_RETENTION_DAYS).
-    """
-    cutoff = (now or timezone.now()) - timedelta(days=days)
-    deliveries, _ = WebhookDelivery.objects.filter(created_at__lt=cutoff).delete()
-    # Ids follow creation (within the seconds a transaction lasts), so the old events are the
-    # ids below the first recent one: found by walking the primary key from the start, which
-    # costs what is deleted, with no index on created_at to keep for every event.
-    first_kept = (
-        Event.objects.filter(created_at__gte=cutoff).order_by("id").values_list("id", flat=True)
-    )
-    boundary = next(iter(first_kept[:1]), None)
-    old = Event.objects.all() if boundary is None else Event.objects.filter(id__lt=boundary)
-    events = 0
-    while chunk := list(old.order_by("id").values_list("id", flat=True)[:PRUNE_CHUNK]):
-        events += Event.objects.filter(id__in=chunk).delete()[0]
-    return events, deliveries

@@ -311,24 +311,3 @@ def outbox_sweep(
         if outbox_deliver(outbox_id) == OutboxStatus.SENT:
             sent += 1
     return sent
-
-
-# Rows that nothing will send again; the partial index of open rows never holds them.
-DONE_STATUSES = (OutboxStatus.SENT, OutboxStatus.SKIPPED, OutboxStatus.FAILED)
-PRUNE_CHUNK = 5000
-
-
-def outbox_prune(*, days: int, now: datetime | None = None) -> int:
-    """Delete done rows (sent, skipped, failed) older than `days`; returns how many.
-
-    A row is the record that a notification went out (or why not); after the retention it has
-    served its purpose (the dedupe key matters only while the move that caused it can be
-    retried, seconds). Pending and sending rows are never touched. In chunks, so no delete
-    holds a long transaction. Beat runs it daily (`prune-outbox`).
-    """
-    cutoff = (now or timezone.now()) - timedelta(days=days)
-    old = Outbox.objects.filter(status__in=DONE_STATUSES, created_at__lt=cutoff)
-    deleted = 0
-    while chunk := list(old.values_list("pk", flat=True)[:PRUNE_CHUNK]):
-        deleted += Outbox.objects.filter(pk__in=chunk, status__in=DONE_STATUSES).delete()[0]
-    return deleted

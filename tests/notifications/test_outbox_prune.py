@@ -8,8 +8,9 @@ from datetime import timedelta
 from django.utils import timezone
 
 from canasta_site.celery import app, beat_schedule
+from games.services.retention import Pruned
 from notifications.models import Outbox, OutboxStatus
-from notifications.services.outbox import outbox_prune
+from notifications.services.retention import outbox_prune
 from notifications.tasks import prune_outbox
 from tests.notifications.helpers import enqueue
 
@@ -31,7 +32,7 @@ def test_done_rows_older_than_the_retention_are_deleted_and_open_ones_kept(peopl
     old_open = _rows(people, 31, [OutboxStatus.PENDING, OutboxStatus.SENDING])
     recent = _rows(people, 29, done)
 
-    assert outbox_prune(days=30) == 3
+    assert outbox_prune(days=30).deleted == 3
 
     left = set(Outbox.objects.values_list("pk", flat=True))
     assert left == set(old_open + recent) and not left & set(old_done)
@@ -50,9 +51,7 @@ def test_beat_prunes_the_outbox_daily_with_the_retention_setting(people, setting
     assert list(Outbox.objects.values_list("pk", flat=True)) == kept
 
 
-def test_a_large_backlog_is_deleted_in_chunks(people, monkeypatch):
-    from notifications.services import outbox
-
-    monkeypatch.setattr(outbox, "PRUNE_CHUNK", 2)
+def test_a_large_backlog_is_deleted_in_chunks(people, settings):
+    settings.CANASTA_PRUNE_CHUNK = 2
     _rows(people, 40, [OutboxStatus.SENT] * 5)
-    assert outbox_prune(days=30) == 5 and not Outbox.objects.exists()
+    assert outbox_prune(days=30) == Pruned(5, done=True) and not Outbox.objects.exists()

@@ -1,0 +1,38 @@
+"""What the client features keep, and for how long (docs/operations.md, "Retention")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from clients.models import Event, WebhookDelivery
+from games.services.retention import Budget, Pruned, walk_prune
+
+
+def deliveries_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Webhook delivery attempts created more than `days` ago (the log a hook's owner reads).
+    Ids follow creation: along the primary key, no index on `created_at`."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    return walk_prune(WebhookDelivery, before=cutoff, budget=budget)
+
+
+def events_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Feed events created more than `days` ago. The feed is a recent history for clients to
+    catch up from, not an archive (the move log is that). Ids follow creation, so the old
+    events are the ids below the first recent one: along the primary key, with no index on
+    `created_at` to keep for every event. A delivery attempt logged for an event keeps its
+    row with the event cleared (one UPDATE per chunk, by the index on its `event_id`)."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    return walk_prune(Event, before=cutoff, budget=budget, clear=_deliveries_forget)
+
+
+def _deliveries_forget(event_ids: list[Any]) -> None:
+    WebhookDelivery.objects.filter(event_id__in=event_ids).update(event=None)
+
+
+def feed_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Delivery attempts, then the events (beat's `prune-events`, daily)."""
+    deliveries = deliveries_prune(days=days, budget=budget, now=now)
+    return deliveries + events_prune(days=days, budget=budget, now=now)

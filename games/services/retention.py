@@ -1,0 +1,135 @@
+"""Retention: deleting rows that have served their purpose, at a cost that follows what is due.
+
+Every prune of the service (docs/operations.md, "Retention") is built from the two walks here:
+
+- `range_prune`: the rows of a queryset, oldest first along an index (`key`): each chunk is
+  one index-range read of primary keys and one DELETE by primary key, so a chunk costs what
+  it deletes, whatever the table holds;
+- `walk_prune`: for a table whose ids follow its creation time (rows written when they
+  happen), the rows created before a moment are the ids below the first recent one: found by
+  walking the primary key, with no index on the time column to keep for every row.
+
+Both are bounded and resumable: chunks of CANASTA_PRUNE_CHUNK rows, each in its own
+transaction (a run that is cut off keeps what it deleted), no new chunk after the `Budget`
+is spent; the result says whether the run finished (`Pruned.done`) so the task can queue
+its continuation (games.tasks.prune_run). The next run starts again at the oldest row left,
+which is where the last one stopped. Nothing loads whole rows, and nothing goes through
+Django's deletion collector (which loads every row and updates SET_NULL references a batch
+at a time): a reference to a deleted row is cleared by one UPDATE per chunk (`clear`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models, router, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.models import IdempotencyRecord
+
+# Clears the references to a chunk of primary keys before the chunk is deleted.
+Clear = Callable[[list[Any]], None]
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What a prune run deleted, and whether it reached the end of what was due."""
+
+    deleted: int = 0
+    done: bool = True
+
+    def __add__(self, other: Pruned) -> Pruned:
+        return Pruned(self.deleted + other.deleted, self.done and other.done)
+
+
+class Budget:
+    """The time a run may start chunks in (None: no limit). One budget is shared by the
+    prunes of one task, so a task stops as a whole."""
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.ends = None if seconds is None else time.monotonic() + seconds
+
+    def spent(self) -> bool:
+        return self.ends is not None and time.monotonic() >= self.ends
+
+
+def chunk_size() -> int:
+    return int(settings.CANASTA_PRUNE_CHUNK)
+
+
+def rows_delete(model: type[models.Model], ids: list[Any], *, clear: Clear | None = None) -> int:
+    """Delete these rows in one transaction: `clear` the references to them, then one DELETE.
+
+    Refuses a model that other rows refer to unless `clear` is given: the raw DELETE bypasses
+    Django's emulated CASCADE and SET_NULL, so whoever calls it must handle those."""
+    if not ids:
+        return 0
+    if clear is None and model._meta.related_objects:
+        raise ValueError(f"{model.__name__} is referred to: pass `clear` for its references")
+    using = router.db_for_write(model)
+    with transaction.atomic(using=using):
+        if clear is not None:
+            clear(ids)
+        # One statement, no collector: the references are handled above.
+        return model._base_manager.using(using).filter(pk__in=ids)._raw_delete(using)
+
+
+def range_prune(
+    old: QuerySet[Any], *, key: str, budget: Budget, clear: Clear | None = None
+) -> Pruned:
+    """Delete every row of `old`, oldest first along `key`, whose index serves the range.
+
+    A keyset cursor: each chunk reads from the last chunk's `key` on (`>=`: rows that share
+    it and were not deleted are still ahead), so no chunk walks back over the ones before."""
+    size, deleted, cursor = chunk_size(), 0, None
+    while not budget.spent():
+        page = old if cursor is None else old.filter(**{f"{key}__gte": cursor})
+        rows = list(page.order_by(key).values_list("pk", key)[:size])
+        deleted += rows_delete(old.model, [pk for pk, _ in rows], clear=clear)
+        if len(rows) < size:
+            return Pruned(deleted, done=True)
+        cursor = rows[-1][1]
+    return Pruned(deleted, done=False)
+
+
+def walk_prune(
+    model: type[models.Model],
+    *,
+    before: datetime,
+    field: str = "created_at",
+    budget: Budget,
+    clear: Clear | None = None,
+) -> Pruned:
+    """Delete the rows whose `field` is before `before`, walking the primary key from its
+    start and stopping at the first row that is not (ids follow `field`; a row that commits
+    a moment late waits for the next run)."""
+    size, deleted, cursor = chunk_size(), 0, None
+    while not budget.spent():
+        page = (
+            model._base_manager.all()
+            if cursor is None
+            else model._base_manager.filter(pk__gt=cursor)
+        )
+        rows = list(page.order_by("pk").values_list("pk", field)[:size])
+        old = list(itertools.takewhile(lambda row: row[1] < before, rows))
+        deleted += rows_delete(model, [pk for pk, _ in old], clear=clear)
+        if len(old) < size:
+            return Pruned(deleted, done=True)
+        cursor = old[-1][0]
+    return Pruned(deleted, done=False)
+
+
+def idempotency_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Idempotency records older than CANASTA_IDEMPOTENCY_RETENTION_HOURS (24, as Stripe keeps
+    them): a client retries a request within seconds or minutes; a day later the key is free
+    again. Along the records' `created_at` index."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.CANASTA_IDEMPOTENCY_RETENTION_HOURS)
+    old = IdempotencyRecord.objects.filter(created_at__lt=cutoff)
+    return range_prune(old, key="created_at", budget=budget)

@@ -1,0 +1,26 @@
+"""What the notifications keep, and for how long (docs/operations.md, "Retention")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from games.services.retention import Budget, Pruned, range_prune
+from notifications.models import Outbox, OutboxStatus
+
+# Rows that nothing will send again; the partial index of open rows never holds them.
+DONE_STATUSES = (OutboxStatus.SENT, OutboxStatus.SKIPPED, OutboxStatus.FAILED)
+
+
+def outbox_prune(*, days: int, budget: Budget | None = None, now: datetime | None = None) -> Pruned:
+    """Delete done rows (sent, skipped, failed) created more than `days` ago.
+
+    A row is the record that a notification went out (or why not); after the retention it has
+    served its purpose (the dedupe key matters only while the move that caused it can be
+    retried, seconds). Pending and sending rows are never touched: an away player's hand-over
+    summary may wait for weeks. Along `outbox_created_idx`, in bounded chunks (beat's
+    `prune-outbox`, daily)."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    old = Outbox.objects.filter(created_at__lt=cutoff, status__in=DONE_STATUSES)
+    return range_prune(old, key="created_at", budget=budget or Budget())

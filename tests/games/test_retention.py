@@ -1,0 +1,192 @@
+"""The prunes' building blocks (games.services.retention) and their tasks: bounded chunks,
+set-based deletes, references cleared in one statement, a run cut off resuming where it
+stopped. The plans on PostgreSQL: tests/integration/test_retention_plans.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clients.models import Event, Webhook, WebhookDelivery
+from clients.services.retention import events_prune, feed_prune
+from games import tasks
+from games.models import Game, IdempotencyRecord
+from games.services import retention
+from games.services.retention import Budget, Pruned, range_prune, rows_delete
+from mailplay.models import ReplyToken
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+User = get_user_model()
+
+
+@pytest.fixture
+def game(db: Any) -> Game:
+    owner = User.objects.create_user(username="owner", email="owner@example.com")
+    return Game.objects.create(variant="classic", players=2, created_by=owner)
+
+
+def _events(game: Game, ages_in_days: list[float]) -> list[int]:
+    rows = [
+        Event(game=game, kind="move", seq=n, created_at=NOW - timedelta(days=age))
+        for n, age in enumerate(ages_in_days)
+    ]
+    return [e.pk for e in Event.objects.bulk_create(rows)]
+
+
+def _records(user: Any, ages_in_hours: list[float]) -> None:
+    for n, age in enumerate(ages_in_hours):
+        record = IdempotencyRecord.objects.create(user=user, key=f"k{n}", fingerprint="f")
+        IdempotencyRecord.objects.filter(pk=record.pk).update(created_at=NOW - timedelta(hours=age))
+
+
+class SpentAfter(Budget):
+    """A budget that allows `chunks` chunks, whatever the clock says."""
+
+    def __init__(self, chunks: int) -> None:
+        super().__init__()
+        self.left = chunks
+
+    def spent(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_a_range_prune_cut_off_resumes_where_it_stopped(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 2
+    _records(game.created_by, [30, 29, 28, 27, 26, 1])
+    old = IdempotencyRecord.objects.filter(created_at__lt=NOW - timedelta(hours=24))
+
+    first = range_prune(old, key="created_at", budget=SpentAfter(1))
+    assert first == Pruned(2, done=False)
+    # The oldest two went first; the next run starts at the oldest left.
+    assert sorted(IdempotencyRecord.objects.values_list("key", flat=True)) == [
+        "k2",
+        "k3",
+        "k4",
+        "k5",
+    ]
+    assert range_prune(old, key="created_at", budget=Budget()) == Pruned(3, done=True)
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["k5"]
+
+
+def test_a_chunk_is_two_statements_whatever_it_deletes(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 50
+    _records(game.created_by, [30] * 40)
+    old = IdempotencyRecord.objects.filter(created_at__lt=NOW - timedelta(hours=24))
+    with CaptureQueriesContext(connection) as queries:
+        assert range_prune(old, key="created_at", budget=Budget()) == Pruned(40, done=True)
+    statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(statements) == 2, statements
+    assert statements[1].startswith("DELETE") and "ORDER BY" in statements[0]
+
+
+def test_a_walk_stops_at_the_first_recent_row(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 2
+    ids = _events(game, [40, 39, 38, 31, 29, 40])  # the last one committed late: it waits
+    assert events_prune(days=30, budget=Budget(), now=NOW) == Pruned(4)
+    assert list(Event.objects.values_list("pk", flat=True)) == ids[4:]
+
+
+def test_a_walk_cut_off_continues_from_the_oldest_left(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 2
+    ids = _events(game, [40, 40, 40, 40, 40, 1])
+    assert events_prune(days=30, budget=SpentAfter(1), now=NOW) == Pruned(2, done=False)
+    assert list(Event.objects.values_list("pk", flat=True)) == ids[2:]
+    assert events_prune(days=30, budget=Budget(), now=NOW) == Pruned(3, done=True)
+    assert list(Event.objects.values_list("pk", flat=True)) == ids[5:]
+
+
+def test_deleting_events_keeps_their_delivery_log_with_the_event_cleared(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 100
+    hook = Webhook.objects.create(owner=game.created_by, url="http://127.0.0.1:9/", secret="s")
+    ids = _events(game, [40] * 30 + [1])
+    # Logged recently (kept), for events that are old (deleted).
+    WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(webhook=hook, event_id=pk, attempt=1, created_at=NOW) for pk in ids
+    )
+    with CaptureQueriesContext(connection) as queries:
+        pruned = events_prune(days=30, budget=Budget(), now=NOW)
+    assert pruned == Pruned(30, done=True)
+    assert WebhookDelivery.objects.filter(event__isnull=True).count() == 30
+    assert WebhookDelivery.objects.get(event__isnull=False).event_id == ids[-1]
+    # Set-based: one read, one UPDATE of the log, one DELETE for the 30 events.
+    updates = [q for q in queries if q["sql"].startswith("UPDATE")]
+    deletes = [q for q in queries if q["sql"].startswith("DELETE")]
+    assert len(updates) == 1 and len(deletes) == 1
+
+
+def test_the_feed_prune_deletes_old_attempts_then_old_events(game):
+    hook = Webhook.objects.create(owner=game.created_by, url="http://127.0.0.1:9/", secret="s")
+    old, recent = _events(game, [40, 1])
+    WebhookDelivery.objects.create(
+        webhook=hook, event_id=old, attempt=1, created_at=NOW - timedelta(days=40)
+    )
+    WebhookDelivery.objects.create(webhook=hook, event_id=recent, attempt=1, created_at=NOW)
+    assert feed_prune(days=30, budget=Budget(), now=NOW) == Pruned(2, done=True)
+    assert list(Event.objects.values_list("pk", flat=True)) == [recent]
+    assert list(WebhookDelivery.objects.values_list("event_id", flat=True)) == [recent]
+
+
+def test_a_referenced_model_is_never_deleted_without_its_references_handled(game):
+    token = ReplyToken.objects.create(
+        game=game, user=game.created_by, seat_number=0, token="t" * 32
+    )
+    with pytest.raises(ValueError, match="ReplyToken is referred to"):
+        rows_delete(ReplyToken, [token.pk])
+    assert ReplyToken.objects.exists()
+
+
+def test_idempotency_records_are_kept_a_day(game, settings, time_machine):
+    time_machine.move_to(NOW, tick=False)
+    settings.CANASTA_IDEMPOTENCY_RETENTION_HOURS = 24
+    _records(game.created_by, [25, 23])
+    assert retention.idempotency_prune(budget=Budget()) == Pruned(1, done=True)
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["k1"]
+
+
+def test_a_task_that_did_not_finish_queues_its_continuation(game, settings, monkeypatch):
+    settings.CANASTA_PRUNE_CHUNK = 1
+    settings.CANASTA_PRUNE_SECONDS = 0  # spent at once: no chunk starts
+    _records(game.created_by, [48, 47])
+    queued: list[str] = []
+    monkeypatch.setattr(
+        tasks.prune_idempotency, "apply_async", lambda *a, **kw: queued.append("again")
+    )
+    assert tasks.prune_idempotency() == 0 and queued == ["again"]
+
+    settings.CANASTA_PRUNE_SECONDS = 60
+    queued.clear()
+    assert tasks.prune_idempotency() == 2 and queued == []
+
+
+def test_a_task_cut_off_by_the_soft_limit_queues_its_continuation(monkeypatch):
+    queued: list[str] = []
+
+    class FakeTask:
+        name = "fake.prune"
+
+        def apply_async(self) -> None:
+            queued.append("again")
+
+    def cut_off(budget: Budget) -> Pruned:
+        raise SoftTimeLimitExceeded()
+
+    assert tasks.prune_run(FakeTask(), cut_off) == 0  # type: ignore[arg-type]
+    assert queued == ["again"]
+
+
+def test_beat_runs_every_retention(settings):
+    from canasta_site.celery import app, beat_schedule
+
+    settings.CANASTA_RETENTION_SWEEP_SECONDS = 3600
+    schedule = beat_schedule()
+    entry = schedule["prune-idempotency"]
+    assert entry["task"] == "games.tasks.prune_idempotency" and entry["schedule"] == 3600
+    for entry in schedule.values():
+        assert entry["task"] in app.tasks

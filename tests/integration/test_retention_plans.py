@@ -1,0 +1,186 @@
+"""The prunes' plans on PostgreSQL: every statement a prune runs reads an index range, never
+the whole table (docs/operations.md, "Retention", shows these plans).
+
+Tables are filled with generate_series (tens of thousands of rows, most of them due), analysed,
+then each prune runs in small chunks while its statements are captured, and every captured
+statement is explained: no sequential scan of the pruned table (or of any other), and the
+index the prune is built on is the one used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from clients.services.retention import feed_prune
+from games.models import Game
+from games.services.retention import Budget, Pruned, idempotency_prune
+from notifications.services.retention import outbox_prune
+
+pytestmark = pytest.mark.integration
+
+OLD, RECENT = 40_000, 5_000
+
+
+def _sql(statement: str, params: list[Any] | None = None) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params or [])
+
+
+@pytest.fixture
+def filled(db: Any) -> dict[str, Any]:
+    user = get_user_model().objects.create_user(username="owner", email="o@example.com")
+    game = Game.objects.create(variant="classic", players=2, created_by=user)
+    now = timezone.now()
+    old, recent = now - timedelta(days=40), now - timedelta(days=1)
+    for when, first, count in ((old, 0, OLD), (recent, OLD, RECENT)):
+        # Outbox rows: done but for one in twenty (pending rows are never pruned).
+        _sql(
+            """INSERT INTO notifications_outbox (recipient_id, address, game_id, move_seq, kind,
+                channel, key, payload, status, attempts, next_attempt_at, last_error, created_at)
+            SELECT %s, '', %s, n, 'your_turn', 'email', 'k' || n, '{}',
+                CASE WHEN n %% 20 = 0 THEN 'pending' ELSE 'sent' END, 1,
+                %s + n * interval '1 ms', '', %s + n * interval '1 ms'
+            FROM generate_series(%s, %s) n""",
+            [user.pk, game.pk, when, when, first, first + count - 1],
+        )
+        _sql(
+            """INSERT INTO clients_event (recipient_id, game_id, kind, seq, facts, created_at)
+            SELECT CASE WHEN n %% 4 = 0 THEN %s END, %s, 'move', n, '{}',
+                %s + n * interval '1 ms'
+            FROM generate_series(%s, %s) n""",
+            [user.pk, game.pk, when, first, first + count - 1],
+        )
+        _sql(
+            """INSERT INTO games_idempotencyrecord (user_id, key, fingerprint, response_status,
+                response_headers, created_at)
+            SELECT %s, 'k' || n, 'f', 200, '{}', %s + n * interval '1 ms'
+            FROM generate_series(%s, %s) n""",
+            [user.pk, now - timedelta(hours=30 if when == old else 1), first, first + count - 1],
+        )
+    _sql(
+        """INSERT INTO clients_webhook (owner_id, url, kinds, secret, active, cursor, claims,
+            consecutive_failures, disabled_reason, created_at)
+        VALUES (%s, 'http://127.0.0.1:9/', '[]', 's', true, 0, 0, 0, '', now())""",
+        [user.pk],
+    )
+    # A delivery for one event in three, logged recently: its event goes, it stays.
+    _sql(
+        """INSERT INTO clients_webhookdelivery (webhook_id, event_id, attempt, ok, error,
+            created_at)
+        SELECT (SELECT max(id) FROM clients_webhook), id, 1, true, '', now()
+        FROM clients_event WHERE id %% 3 = 0"""
+    )
+    _sql("ANALYZE")
+    return {"user": user, "now": now}
+
+
+def _plans(statements: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for sql in statements:
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
+            yield sql, cursor.fetchone()[0][0]["Plan"]
+
+
+def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+def _text_plan(sql: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (COSTS OFF) " + sql)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def _captured(run: Any) -> tuple[Any, list[str]]:
+    with CaptureQueriesContext(connection) as queries:
+        result = run()
+    statements = [q["sql"] for q in queries if q["sql"].startswith(("SELECT", "UPDATE", "DELETE"))]
+    return result, statements
+
+
+def _indexes_used(statements: list[str]) -> set[str]:
+    used: set[str] = set()
+    for sql, plan in _plans(statements):
+        for node in _nodes(plan):
+            assert node["Node Type"] != "Seq Scan", (sql[:200], node)
+            if "Index Name" in node:
+                used.add(node["Index Name"])
+        if os.environ.get("SHOW_PLANS"):
+            print(sql[:160], "...\n" + _text_plan(sql) + "\n")
+    return used
+
+
+def test_the_outbox_prune_reads_its_created_at_index(filled, settings):
+    settings.CANASTA_PRUNE_CHUNK = 1000
+    pruned, statements = _captured(lambda: outbox_prune(days=30, budget=Budget()))
+    assert pruned == Pruned(OLD - OLD // 20, done=True)
+    used = _indexes_used(statements)
+    assert "outbox_created_idx" in used and "notifications_outbox_pkey" in used
+
+
+def test_the_feed_prune_walks_the_primary_key_and_clears_the_log_by_its_index(filled, settings):
+    settings.CANASTA_PRUNE_CHUNK = 1000
+    pruned, statements = _captured(lambda: feed_prune(days=30, budget=Budget()))
+    assert pruned == Pruned(OLD, done=True)
+    assert any(s.startswith("UPDATE") for s in statements)
+    used = _indexes_used(statements)
+    assert "clients_event_pkey" in used
+    assert any(name.startswith("clients_webhookdelivery_event_id") for name in used)
+
+
+def test_the_idempotency_prune_reads_its_created_at_index(filled, settings):
+    settings.CANASTA_PRUNE_CHUNK = 1000
+    pruned, statements = _captured(lambda: idempotency_prune(budget=Budget()))
+    assert pruned == Pruned(OLD, done=True)
+    assert any(
+        n.startswith("games_idempotencyrecord_created_at") for n in _indexes_used(statements)
+    )
+
+
+def test_deleting_a_user_finds_their_events_by_index(filled):
+    """PostgreSQL checks every foreign key to a deleted user: the events' check reads the
+    partial index of events with a recipient (before, a scan of every event)."""
+    sql = f"SELECT 1 FROM clients_event WHERE recipient_id = {filled['user'].pk}"
+    assert "event_recipient_idx" in _indexes_used([sql])
+
+
+def test_no_index_repeats_the_leading_columns_of_another(db):
+    """An index whose columns begin another index of the same table (and that is neither
+    unique nor partial) costs writes and space and serves nothing the other does not."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """SELECT c.relname, i.indexrelid::regclass::text, i.indkey::text, i.indisunique,
+                i.indpred IS NOT NULL, am.amname,
+                array_to_string(i.indclass::oid[], ' ')
+            FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indrelid
+            JOIN pg_namespace ns ON ns.oid = c.relnamespace AND ns.nspname = 'public'
+            JOIN pg_class ic ON ic.oid = i.indexrelid
+            JOIN pg_am am ON am.oid = ic.relam
+            WHERE c.relname NOT LIKE 'auth%%' AND c.relname NOT LIKE 'django%%'"""
+        )
+        rows = cursor.fetchall()
+    duplicates = []
+    for table, name, keys, unique, partial, method, ops in rows:
+        for other_table, other, other_keys, _, other_partial, other_method, other_ops in rows:
+            if other_table != table or other == name or unique or partial or other_partial:
+                continue
+            same_ops = other_ops.split()[: len(ops.split())] == ops.split()
+            if (
+                method == other_method
+                and same_ops
+                and other_keys.split()[: len(keys.split())] == keys.split()
+            ):
+                duplicates.append(f"{name} repeats {other}")
+    assert duplicates == []
