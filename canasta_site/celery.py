@@ -57,19 +57,33 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
             "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
         },
-        # Idempotency-Key records after CANASTA_IDEMPOTENCY_RETENTION_HOURS (docs/operations.md).
-        "prune-idempotency": {
-            "task": "games.tasks.prune_idempotency",
-            "schedule": settings.CANASTA_RETENTION_SWEEP_SECONDS,
-            "options": {"expires": settings.CANASTA_RETENTION_SWEEP_SECONDS},
-        },
         "sweep-deadlines": {
             "task": DEADLINE_SWEEP_TASK,
             "schedule": settings.CANASTA_DEADLINE_SWEEP_SECONDS,
             "options": {"expires": settings.CANASTA_DEADLINE_SWEEP_SECONDS},
         },
     }
+    schedule.update(retention_schedule())
     return schedule
+
+
+# Every retention of docs/operations.md ("Retention"): beat entry, task, and its interval.
+RETENTIONS = {
+    "prune-idempotency": ("games.tasks.prune_idempotency", "CANASTA_RETENTION_SWEEP_SECONDS"),
+    "retire-games": ("games.tasks.retire_games", "CANASTA_RETENTION_SWEEP_SECONDS"),
+    "prune-inbound": ("mailplay.tasks.prune_inbound", "CANASTA_EVENTS_PRUNE_SECONDS"),
+    "prune-tokens": ("clients.tasks.prune_tokens", "CANASTA_EVENTS_PRUNE_SECONDS"),
+    "prune-sessions": ("accounts.tasks.prune_sessions", "CANASTA_EVENTS_PRUNE_SECONDS"),
+}
+
+
+def retention_schedule() -> dict[str, dict[str, Any]]:
+    entries = {}
+    for name, (task, setting) in RETENTIONS.items():
+        seconds = getattr(settings, setting)
+        # A run that did not finish queues its own continuation; beat's next one may expire.
+        entries[name] = {"task": task, "schedule": seconds, "options": {"expires": seconds}}
+    return entries
 
 
 @app.on_after_configure.connect

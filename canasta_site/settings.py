@@ -477,6 +477,14 @@ CANASTA_IDEMPOTENCY_RETENTION_HOURS = float(
     os.environ.get("CANASTA_IDEMPOTENCY_RETENTION_HOURS", "24")
 )
 CANASTA_RETENTION_SWEEP_SECONDS = float(os.environ.get("CANASTA_RETENTION_SWEEP_SECONDS", "3600"))
+# A finished game keeps its reply addresses, inbound mail, presence rows, invitations and bot
+# memory this long after its end (a late reply is still answered), then is retired (hourly).
+CANASTA_FINISHED_GAME_GRACE_DAYS = int(os.environ.get("CANASTA_FINISHED_GAME_GRACE_DAYS", "30"))
+# Inbound mail that reached no game, and revoked API tokens, are deleted after this (daily).
+CANASTA_INBOUND_RETENTION_DAYS = int(os.environ.get("CANASTA_INBOUND_RETENTION_DAYS", "30"))
+CANASTA_REVOKED_TOKEN_RETENTION_DAYS = int(
+    os.environ.get("CANASTA_REVOKED_TOKEN_RETENTION_DAYS", "30")
+)
 
 # --- Production hardening (docs/deployment.md; `manage.py check --deploy` passes with no
 # warning when DEBUG is off). Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER_NAME.

@@ -192,7 +192,13 @@ class ApiToken(models.Model):
         indexes = [
             models.Index(
                 fields=["owner"], condition=Q(revoked_at__isnull=True), name="token_owner_live_idx"
-            )
+            ),
+            # The prune of revoked tokens (clients.services.retention.tokens_prune).
+            models.Index(
+                fields=["revoked_at"],
+                condition=Q(revoked_at__isnull=False),
+                name="token_revoked_idx",
+            ),
         ]
 
     def __str__(self) -> str:

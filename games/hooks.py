@@ -4,7 +4,7 @@ games sits below notifications, clients and mail play (docs/architecture.md) and
 them. Each of those apps fills these registries from its AppConfig.ready():
 
 - changes (``moves_logged``, ``turn_started``, ``turn_timed_out``, ``reminder_due``,
-  ``invitation_sent``): sent in
+  ``invitation_sent``, ``games_retired``): sent in
   the transaction that made the change, so what a receiver writes (an outbox row, a feed
   event) commits or rolls back with it;
 - questions (``absence_intervals``, ``absences_of``, ``auto_draw_wanted``): one answer each, and a default
@@ -117,11 +117,22 @@ class InvitationSent:
     expires_at: datetime | None = None
 
 
+@dataclass(frozen=True)
+class GamesRetired:
+    """Games that ended more than CANASTA_FINISHED_GAME_GRACE_DAYS ago: each app deletes what
+    it kept for them while they were played (reply addresses, inbound mail, presence), in the
+    transaction that marks them retired (games.services.retention.games_retire). Set-based:
+    one statement per table for the whole batch."""
+
+    game_ids: list[Any]
+
+
 moves_logged: Hook[MovesLogged] = Hook("moves_logged")
 turn_started: Hook[TurnStarted] = Hook("turn_started")
 turn_timed_out: Hook[TurnTimedOut] = Hook("turn_timed_out")
 reminder_due: Hook[ReminderDue] = Hook("reminder_due")
 invitation_sent: Hook[InvitationSent] = Hook("invitation_sent")
+games_retired: Hook[GamesRetired] = Hook("games_retired")
 
 
 # --- questions ----------------------------------------------------------------------------

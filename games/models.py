@@ -80,6 +80,10 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When what the game needed only while it was played (reply addresses, inbound mail,
+    # presence, invitations, the bots' memory) was deleted, CANASTA_FINISHED_GAME_GRACE_DAYS
+    # after its end (games.services.retention.games_retire). Its record stays.
+    retired_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True, default="")
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # The finished match this table replays (a rematch: same seats, options and clocks).
@@ -89,7 +93,16 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "is_public", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "is_public", "-created_at"]),
+            # The games to retire, oldest end first: only ended games not retired yet, so the
+            # retention reads what is due, never the history.
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(finished_at__isnull=False, retired_at__isnull=True),
+                name="game_to_retire_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.variant} for {self.players} ({self.status}) {self.id}"

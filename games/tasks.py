@@ -11,7 +11,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from games.services.bots import bot_take_turn, stale_bot_games
-from games.services.retention import Budget, Pruned, idempotency_prune
+from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from games.services.timeouts import deadlines_sweep
 
 logger = logging.getLogger(__name__)
@@ -54,3 +54,10 @@ def prune_run(task: Task, prune: Callable[[Budget], Pruned]) -> int:
 def prune_idempotency(self: Task) -> int:
     """Beat, hourly: Idempotency-Key records older than a day."""
     return prune_run(self, lambda budget: idempotency_prune(budget=budget))
+
+
+@shared_task(name="games.tasks.retire_games", bind=True, ignore_result=True)
+def retire_games(self: Task) -> int:
+    """Beat, hourly: games ended more than CANASTA_FINISHED_GAME_GRACE_DAYS ago lose their
+    reply addresses, inbound mail, presence, invitations and bot memory."""
+    return prune_run(self, lambda budget: games_retire(budget=budget))

@@ -12,6 +12,7 @@ class MailplayConfig(AppConfig):
         from mailplay import signals
         from mailplay.services import autodraw
         from mailplay.services.reply_to import reply_address_for_row
+        from mailplay.services.retention import on_games_retired
         from notifications.services.delivery import reply_address_hook_register
 
         signals.connect()
@@ -25,3 +26,5 @@ class MailplayConfig(AppConfig):
             )
         )
         hooks.seat_read_register(autodraw.SEAT_READ)
+        # A game retired after its end takes its reply addresses and inbound mail with it.
+        hooks.games_retired.connect(on_games_retired)

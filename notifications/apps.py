@@ -17,6 +17,7 @@ class NotificationsConfig(AppConfig):
         from notifications.models import OutboxChannel
         from notifications.services.delivery import email_row_send
         from notifications.services.outbox import channel_sender_register
+        from notifications.services.retention import on_games_retired
 
         channel_sender_register(OutboxChannel.EMAIL, email_row_send)
         hooks.moves_logged.connect(receivers.on_moves_logged, order=hooks.ORDER_OUTBOX)
@@ -25,6 +26,7 @@ class NotificationsConfig(AppConfig):
         hooks.reminder_due.connect(receivers.on_reminder_due, order=hooks.ORDER_OUTBOX)
         hooks.invitation_sent.connect(receivers.on_invitation_sent, order=hooks.ORDER_OUTBOX)
         hooks.seat_read_register(receivers.SEAT_READ)
+        hooks.games_retired.connect(on_games_retired)
         # The turn clock stops while the player to act is away.
         hooks.absence_intervals_answer(
             lambda user, after: selectors.absence_intervals(user=user, after=after)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
-from clients.models import Event, WebhookDelivery
-from games.services.retention import Budget, Pruned, walk_prune
+from clients.models import ApiToken, Event, WebhookDelivery
+from games.services.retention import Budget, Pruned, range_prune, walk_prune
 
 
 def deliveries_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pruned:
@@ -36,3 +37,14 @@ def feed_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pru
     """Delivery attempts, then the events (beat's `prune-events`, daily)."""
     deliveries = deliveries_prune(days=days, budget=budget, now=now)
     return deliveries + events_prune(days=days, budget=budget, now=now)
+
+
+def tokens_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
+    """API tokens revoked more than CANASTA_REVOKED_TOKEN_RETENTION_DAYS ago (every sign-in
+    with a password makes an account token, and beyond the live ones a user may keep the
+    oldest are revoked): the owner's listing shows them for that long. Along
+    `token_revoked_idx`, which holds the revoked tokens only."""
+    days = settings.CANASTA_REVOKED_TOKEN_RETENTION_DAYS
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    old = ApiToken.objects.filter(revoked_at__lt=cutoff)
+    return range_prune(old, key="revoked_at", budget=budget)

@@ -32,7 +32,8 @@ from django.db import models, router, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import IdempotencyRecord
+from games import hooks
+from games.models import Game, IdempotencyRecord, Invitation, Seat
 
 # Clears the references to a chunk of primary keys before the chunk is deleted.
 Clear = Callable[[list[Any]], None]
@@ -62,6 +63,17 @@ class Budget:
 
 def chunk_size() -> int:
     return int(settings.CANASTA_PRUNE_CHUNK)
+
+
+def where_delete(rows: QuerySet[Any]) -> int:
+    """Delete the rows of a queryset in one statement, without the collector (see rows_delete):
+    for rows nothing refers to."""
+    model = rows.model
+    if model._meta.related_objects:
+        raise ValueError(
+            f"{model.__name__} is referred to: clear its references and use rows_delete"
+        )
+    return rows._raw_delete(router.db_for_write(model))
 
 
 def rows_delete(model: type[models.Model], ids: list[Any], *, clear: Clear | None = None) -> int:
@@ -133,3 +145,40 @@ def idempotency_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
     cutoff = (now or timezone.now()) - timedelta(hours=settings.CANASTA_IDEMPOTENCY_RETENTION_HOURS)
     old = IdempotencyRecord.objects.filter(created_at__lt=cutoff)
     return range_prune(old, key="created_at", budget=budget)
+
+
+# Games per retirement transaction: each brings its reply addresses (one per email sent for
+# it, about a hundred for a long match), inbound mail and presence rows.
+GAMES_PER_CHUNK = 200
+
+
+def games_retire(*, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Games that ended more than CANASTA_FINISHED_GAME_GRACE_DAYS ago lose what they needed
+    only while they were played: the apps' rows (games.hooks.games_retired: reply addresses,
+    inbound mail, presence), the invitations to them (addresses of people without an account
+    among them) and the bots' memory of their seats. The moves, hands, scores, ratings and
+    table talk are the game's record and stay. A reply to one of its emails after that finds
+    no reply address.
+
+    Along `game_to_retire_idx`, which holds only ended games not retired yet: the cost follows
+    the games that are due, not every game ever finished. Returns the games retired."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.CANASTA_FINISHED_GAME_GRACE_DAYS)
+    due = Game.objects.filter(finished_at__lt=cutoff, retired_at__isnull=True)
+    retired = 0
+    while not budget.spent():
+        ids = list(due.order_by("finished_at").values_list("pk", flat=True)[:GAMES_PER_CHUNK])
+        if not ids:
+            return Pruned(retired, done=True)
+        with transaction.atomic():
+            hooks.games_retired.send(hooks.GamesRetired(game_ids=ids))
+            _game_rows_forget(ids)
+            retired += Game.objects.filter(pk__in=ids).update(retired_at=now)
+        if len(ids) < GAMES_PER_CHUNK:
+            return Pruned(retired, done=True)
+    return Pruned(retired, done=False)
+
+
+def _game_rows_forget(game_ids: list[Any]) -> None:
+    where_delete(Invitation.objects.filter(game_id__in=game_ids))
+    Seat.objects.filter(game_id__in=game_ids, bot_memory__isnull=False).update(bot_memory=None)

@@ -6,8 +6,9 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.services.retention import Budget, Pruned, range_prune
-from notifications.models import Outbox, OutboxStatus
+from games import hooks
+from games.services.retention import Budget, Pruned, range_prune, where_delete
+from notifications.models import GamePresence, Outbox, OutboxStatus
 
 # Rows that nothing will send again; the partial index of open rows never holds them.
 DONE_STATUSES = (OutboxStatus.SENT, OutboxStatus.SKIPPED, OutboxStatus.FAILED)
@@ -24,3 +25,8 @@ def outbox_prune(*, days: int, budget: Budget | None = None, now: datetime | Non
     cutoff = (now or timezone.now()) - timedelta(days=days)
     old = Outbox.objects.filter(created_at__lt=cutoff, status__in=DONE_STATUSES)
     return range_prune(old, key="created_at", budget=budget or Budget())
+
+
+def on_games_retired(change: hooks.GamesRetired) -> None:
+    """When each player last looked at the games: read only while a turn email may be due."""
+    where_delete(GamePresence.objects.filter(game_id__in=change.game_ids))

@@ -13,13 +13,16 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clients.models import Event, Webhook, WebhookDelivery
-from clients.services.retention import events_prune, feed_prune
+from accounts.services.retention import sessions_prune
+from clients.models import ApiToken, Event, Webhook, WebhookDelivery
+from clients.services.retention import events_prune, feed_prune, tokens_prune
 from games import tasks
-from games.models import Game, IdempotencyRecord
+from games.models import Game, IdempotencyRecord, Invitation, Move, Seat
 from games.services import retention
 from games.services.retention import Budget, Pruned, range_prune, rows_delete
-from mailplay.models import ReplyToken
+from mailplay.models import InboundMessage, ReplyToken
+from mailplay.services.retention import inbound_prune
+from notifications.models import GamePresence
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 User = get_user_model()
@@ -181,12 +184,139 @@ def test_a_task_cut_off_by_the_soft_limit_queues_its_continuation(monkeypatch):
     assert queued == ["again"]
 
 
-def test_beat_runs_every_retention(settings):
+# --- retention of finished games and the rest (item by item in docs/operations.md) ---------
+
+
+def _finished(owner: Any, days_ago: float, *, status: str = "finished") -> Game:
+    game = Game.objects.create(
+        variant="classic",
+        players=2,
+        created_by=owner,
+        status=status,
+        finished_at=NOW - timedelta(days=days_ago) if status != "active" else None,
+    )
+    seat = Seat.objects.create(game=game, number=0, user=owner, bot_memory={"seen": ["AS"]})
+    Move.objects.create(game=game, seq=1, hand=1, seat=seat.number, action={"type": "draw"})
+    token = ReplyToken.objects.create(
+        game=game, user=owner, seat_number=0, token=f"{game.pk.hex}"[:32]
+    )
+    InboundMessage.objects.create(
+        message_key=f"m{game.pk.hex}", token=token, user=owner, game=game, status="processed"
+    )
+    GamePresence.objects.create(user=owner, game=game, last_seen_at=NOW)
+    Invitation.objects.create(
+        game=game,
+        inviter=owner,
+        email="friend@example.com",
+        token=f"i{game.pk.hex}",
+        expires_at=NOW,
+    )
+    return game
+
+
+def _transient_rows(game: Game) -> dict[str, int]:
+    return {
+        "tokens": ReplyToken.objects.filter(game=game).count(),
+        "inbound": InboundMessage.objects.filter(game=game).count(),
+        "presence": GamePresence.objects.filter(game=game).count(),
+        "invitations": Invitation.objects.filter(game=game).count(),
+        "bot memory": Seat.objects.filter(game=game, bot_memory__isnull=False).count(),
+    }
+
+
+def test_a_game_is_retired_after_its_grace_and_keeps_its_record(game, settings):
+    settings.CANASTA_FINISHED_GAME_GRACE_DAYS = 30
+    owner = game.created_by
+    due = [_finished(owner, 31), _finished(owner, 40, status="aborted")]
+    kept = [_finished(owner, 29), _finished(owner, 0, status="active")]
+
+    assert retention.games_retire(budget=Budget(), now=NOW) == Pruned(2, done=True)
+
+    none = dict.fromkeys(["tokens", "inbound", "presence", "invitations", "bot memory"], 0)
+    for retired in due:
+        assert _transient_rows(retired) == none
+        assert Move.objects.filter(game=retired).count() == 1
+        assert Game.objects.get(pk=retired.pk).retired_at == NOW
+    for game_kept in kept:
+        assert set(_transient_rows(game_kept).values()) == {1}
+        assert Game.objects.get(pk=game_kept.pk).retired_at is None
+    # Retired games are out of the index: the next run finds nothing.
+    assert retention.games_retire(budget=Budget(), now=NOW) == Pruned(0, done=True)
+
+
+def test_retiring_costs_the_same_statements_for_one_game_or_many(game, settings):
+    settings.CANASTA_FINISHED_GAME_GRACE_DAYS = 30
+
+    def statements(count: int) -> int:
+        for _ in range(count):
+            _finished(game.created_by, 31)
+        with CaptureQueriesContext(connection) as queries:
+            assert retention.games_retire(budget=Budget(), now=NOW).deleted == count
+        return len(queries)
+
+    assert statements(1) == statements(6)
+
+
+def test_inbound_mail_for_no_game_is_kept_its_retention(game, settings):
+    settings.CANASTA_INBOUND_RETENTION_DAYS = 30
+    for key, days, for_game in (("old", 31, None), ("recent", 29, None), ("game", 40, game)):
+        InboundMessage.objects.create(
+            message_key=key,
+            game=for_game,
+            status="refused",
+            received_at=NOW - timedelta(days=days),
+        )
+    assert inbound_prune(budget=Budget(), now=NOW) == Pruned(1, done=True)
+    assert sorted(InboundMessage.objects.values_list("message_key", flat=True)) == [
+        "game",
+        "recent",
+    ]
+
+
+def test_revoked_tokens_are_kept_their_retention(game, settings):
+    settings.CANASTA_REVOKED_TOKEN_RETENTION_DAYS = 30
+    owner = game.created_by
+    for name, revoked in (("old", 31), ("recent", 29), ("live", None)):
+        ApiToken.objects.create(
+            owner=owner,
+            name=name,
+            key_hash=name * 8,
+            prefix=name,
+            revoked_at=None if revoked is None else NOW - timedelta(days=revoked),
+        )
+    assert tokens_prune(budget=Budget(), now=NOW) == Pruned(1, done=True)
+    assert sorted(ApiToken.objects.values_list("name", flat=True)) == ["live", "recent"]
+
+
+def test_expired_sessions_are_deleted(db):
+    from django.contrib.sessions.models import Session
+
+    Session.objects.create(session_key="a" * 32, session_data="", expire_date=NOW)
+    Session.objects.create(
+        session_key="b" * 32, session_data="", expire_date=NOW + timedelta(seconds=1)
+    )
+    assert sessions_prune(budget=Budget(), now=NOW + timedelta(microseconds=1)) == Pruned(1)
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["b" * 32]
+
+
+def test_beat_runs_every_retention_at_its_interval(settings):
+    # What the worker's autodiscovery imports.
+    import accounts.tasks  # noqa: F401
+    import mailplay.tasks  # noqa: F401
     from canasta_site.celery import app, beat_schedule
 
     settings.CANASTA_RETENTION_SWEEP_SECONDS = 3600
+    settings.CANASTA_EVENTS_PRUNE_SECONDS = 86400
     schedule = beat_schedule()
-    entry = schedule["prune-idempotency"]
-    assert entry["task"] == "games.tasks.prune_idempotency" and entry["schedule"] == 3600
-    for entry in schedule.values():
-        assert entry["task"] in app.tasks
+    expected = {
+        "prune-outbox": ("notifications.tasks.prune_outbox", 86400),
+        "prune-events": ("clients.tasks.prune_events", 86400),
+        "prune-idempotency": ("games.tasks.prune_idempotency", 3600),
+        "retire-games": ("games.tasks.retire_games", 3600),
+        "prune-inbound": ("mailplay.tasks.prune_inbound", 86400),
+        "prune-tokens": ("clients.tasks.prune_tokens", 86400),
+        "prune-sessions": ("accounts.tasks.prune_sessions", 86400),
+    }
+    for name, (task, seconds) in expected.items():
+        assert (schedule[name]["task"], schedule[name]["schedule"]) == (task, seconds)
+        assert task in app.tasks and app.tasks[task].name == task

@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from clients.services.retention import feed_prune
 from games.models import Game
-from games.services.retention import Budget, Pruned, idempotency_prune
+from games.services import retention
+from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from notifications.services.retention import outbox_prune
 
 pytestmark = pytest.mark.integration
@@ -184,3 +185,58 @@ def test_no_index_repeats_the_leading_columns_of_another(db):
             ):
                 duplicates.append(f"{name} repeats {other}")
     assert duplicates == []
+
+
+GAMES, DUE = 30_000, 400
+
+
+@pytest.fixture
+def finished_games(db: Any) -> dict[str, Any]:
+    """GAMES finished games, all but DUE of them retired already, each with a seat, a reply
+    address, an inbound mail, a presence row and an invitation."""
+    user = get_user_model().objects.create_user(username="owner", email="o@example.com")
+    now = timezone.now()
+    _sql(
+        """INSERT INTO games_game (id, variant, players, options, is_public, rated, status,
+            version, last_seq, timeout_policy, weekend_pause, bot_turn, seating_seed,
+            created_by_id, created_at, end_reason, finished_at, retired_at)
+        SELECT gen_random_uuid(), 'classic', 2, '{}', true, true, 'finished', 1, 0,
+            'autoplay', false, false, '', %s, %s, 'match_over',
+            %s - n * interval '1 minute', CASE WHEN n > %s THEN %s END
+        FROM generate_series(1, %s) n""",
+        [user.pk, now, now - timedelta(days=31), DUE, now, GAMES],
+    )
+    per_game = [
+        """INSERT INTO games_seat (number, kind, status, created_at, drew, game_id, user_id,
+            away, bot_level, bot_memory, timeouts_in_a_row, sheet_seen)
+        SELECT 0, 'human', 'joined', now(), '', id, %(user)s, false, '', '{}', 0, 0
+        FROM games_game""",
+        """INSERT INTO mailplay_replytoken (game_id, user_id, seat_number, token, created_at)
+        SELECT id, %(user)s, 0, replace(id::text, '-', ''), now() FROM games_game""",
+        """INSERT INTO mailplay_inboundmessage (message_key, message_id, from_address, source,
+            received_at, status, reason, size, game_id, token_id, user_id)
+        SELECT t.token, '', '', 'pipe', now(), 'processed', 'applied', 0, t.game_id, t.id,
+            %(user)s FROM mailplay_replytoken t""",
+        """INSERT INTO notifications_gamepresence (user_id, game_id, last_seen_at)
+        SELECT %(user)s, id, now() FROM games_game""",
+        """INSERT INTO games_invitation (game_id, inviter_id, email, token, status, created_at,
+            expires_at)
+        SELECT id, %(user)s, 'friend@example.com', id::text, 'pending', now(), now()
+        FROM games_game""",
+    ]
+    with connection.cursor() as cursor:
+        for statement in per_game:
+            cursor.execute(statement, {"user": user.pk})
+    _sql("ANALYZE")
+    return {"now": now}
+
+
+def test_retiring_games_reads_the_due_games_and_their_rows_by_index(finished_games, monkeypatch):
+    # A batch a small part of the tables, as 200 games are of a production install's.
+    monkeypatch.setattr(retention, "GAMES_PER_CHUNK", 20)
+    pruned, statements = _captured(lambda: games_retire(budget=Budget()))
+    assert pruned == Pruned(DUE, done=True)
+    used = _indexes_used(statements)
+    assert {"game_to_retire_idx", "reply_token_game_user", "seat_number_unique"} <= used
+    for table in ("mailplay_inboundmessage_game_id", "notifications_gamepresence_game_id"):
+        assert any(name.startswith(table) for name in used), (table, used)
