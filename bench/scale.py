@@ -9,7 +9,9 @@ storage per move and the capacity estimate of docs/capacity.md.
    request, each with an Idempotency-Key, as bench/load.py plays them), four people a table,
    one of them with a webhook and one reading a daily digest; every email is delivered after
    each move (the locmem backend), so the outbox rows, feed events, reply tokens (one per
-   turn email) and idempotency records are the service's own.
+   turn email: every seat is an email seat as far as its mail goes) and idempotency records
+   are the service's own. The moves themselves all go through the API: no reply is played
+   by email and no move through the web form, so the inbound mail table stays empty.
 2. They are cloned by SQL to N active games, four new users per clone (every row of every
    table that belongs to a game or to its players, unique keys suffixed, deadlines spread
    over 14 days). One clone in 30 is dated 31 days back: the rows a daily prune finds due.
