@@ -390,7 +390,7 @@ def _print_requests(reports: list[dict[str, Any]]) -> None:
         )
 
 
-def _print_capacity(report: dict[str, Any], moves_per_day: float, peak: float) -> None:
+def _print_capacity(report: dict[str, Any], turns_per_day: float, peak: float) -> None:
     sizes, moves = report["storage"], report["move_rows"]
     total = sum(sizes.values())
     print(f"\nstorage at {report['label']} ({moves:,} moves in {report['games']:,} active games):")
@@ -400,14 +400,17 @@ def _print_capacity(report: dict[str, Any], moves_per_day: float, peak: float) -
         f"  {'total':<40} {total / moves:8.0f} B/move, {total / report['games'] / 1024:.0f} KB/game"
     )
     m = report["moves"]
-    cpu = (statistics.median(m["move_cpu"]) + statistics.mean(m["mail_cpu"])) / 1000
+    # A turn: the moves from one "your turn" to the next (draw, melds, discard).
+    turns = Outbox.objects.filter(kind="your_turn").count()
+    per_turn = moves / max(turns, 1)
+    cpu = (statistics.median(m["move_cpu"]) + statistics.mean(m["mail_cpu"])) / 1000 * per_turn
     background = sum(t["warm_cpu"] for t in report["tasks"].values()) / 1000
-    turns_per_second = 2 / cpu  # two cores, nothing else on them
-    games = turns_per_second / peak * 86400 / moves_per_day
+    games = 2 / cpu / peak * 86400 / turns_per_day  # two cores, nothing else on them
     print(
-        f"\ncapacity: {cpu * 1000:.1f} ms CPU per move (request + its mail), background "
-        f"{background * 1000:.0f} ms per round of every beat task; two cores at a "
-        f"{peak}x peak and {moves_per_day:g} moves per game a day hold about {games:,.0f} games"
+        f"\ncapacity: {per_turn:.2f} moves per turn; {cpu * 1000:.1f} ms CPU per turn (its "
+        f"requests and mail, this process), background {background * 1000:.0f} ms per round "
+        f"of every beat task; two cores at a {peak}x peak and {turns_per_day:g} turns per game "
+        f"a day hold about {games:,.0f} games"
     )
 
 
@@ -416,7 +419,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000])
     parser.add_argument("--templates", type=int, default=4, help="games played through the API")
     parser.add_argument("--moves", type=int, default=60, help="moves per template game")
-    parser.add_argument("--moves-per-day", type=float, default=6.0)
+    parser.add_argument("--turns-per-day", type=float, default=6.0)
     parser.add_argument("--peak", type=float, default=2.5)
     args = parser.parse_args()
     call_command("migrate", verbosity=0, interactive=False)
@@ -435,7 +438,7 @@ def main() -> None:
     reports.append(_size_report(f"{sorted(args.sizes)[-1]:,} (again)", templates, keys))
     _print_tasks(reports)
     _print_requests(reports)
-    _print_capacity(reports[-1], args.moves_per_day, args.peak)
+    _print_capacity(reports[-1], args.turns_per_day, args.peak)
 
 
 if __name__ == "__main__":
