@@ -240,3 +240,14 @@ def test_retiring_games_reads_the_due_games_and_their_rows_by_index(finished_gam
     assert {"game_to_retire_idx", "reply_token_game_user", "seat_number_unique"} <= used
     for table in ("mailplay_inboundmessage_game_id", "notifications_gamepresence_game_id"):
         assert any(name.startswith(table) for name in used), (table, used)
+
+
+def test_keys_and_tokens_have_no_pattern_copy_of_their_unique_index(db):
+    """Compared whole only: the varchar_pattern_ops copy Django adds for LIKE is dropped."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """SELECT indexname FROM pg_indexes WHERE indexname LIKE '%%\\_like' AND tablename IN
+            ('notifications_outbox', 'mailplay_replytoken', 'mailplay_inboundmessage',
+             'clients_apitoken', 'games_invitation')"""
+        )
+        assert cursor.fetchall() == []

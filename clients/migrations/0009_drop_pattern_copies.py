@@ -1,0 +1,19 @@
+"""Drop the varchar_pattern_ops copies PostgreSQL gets of unique text columns (Django makes
+one for LIKE queries on every indexed CharField): these columns (keys, tokens, hashes) are only
+ever compared whole, through their unique index, so the copy costs writes and space for
+nothing (the outbox's key: 69 B a move, the reply tokens': 32 B; docs/operations.md). IF EXISTS:
+SQLite never had them."""
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [("clients", "0008_revoked_token_index")]
+
+    operations = [
+        migrations.RunSQL(
+            "DROP INDEX IF EXISTS clients_apitoken_key_hash_9304f6e1_like",
+            reverse_sql=migrations.RunSQL.noop,
+            elidable=True,
+        ),
+    ]
