@@ -35,18 +35,24 @@ def play_bot_turn(game_id: str, version: int | None = None) -> bool:
 
 
 def prune_run(task: Task, prune: Callable[[Budget], Pruned]) -> int:
-    """Run a prune within CANASTA_PRUNE_SECONDS and queue the task again when it did not reach
-    the end of what is due: the continuation starts at the oldest row left, where this run
-    stopped (games.services.retention). A run cut off by the soft time limit (a chunk slower
-    than the budget allowed for) keeps its committed chunks and continues the same way.
-    Returns the rows deleted."""
+    """Run a prune within CANASTA_PRUNE_SECONDS; when it stopped before the end of what is
+    due, queue the task again at once: the continuation starts at the oldest row left, where
+    this run stopped (games.services.retention). Returns the rows deleted.
+
+    Only a run that made progress queues another, so a prune that cannot finish a chunk in
+    its budget never keeps a worker busy in a loop. A run cut off by the soft time limit (a
+    chunk slower than the margin between the budget and the limit) keeps its committed
+    chunks; the next beat run goes on from there."""
     try:
         pruned = prune(Budget(settings.CANASTA_PRUNE_SECONDS))
     except SoftTimeLimitExceeded:
-        pruned = Pruned(0, done=False)
-    if not pruned.done:
+        logger.warning("%s: cut off by the soft time limit; the next run continues", task.name)
+        return 0
+    if not pruned.done and pruned.deleted:
         logger.info("%s: %d rows deleted, continuing in a new task", task.name, pruned.deleted)
         task.apply_async()
+    elif not pruned.done:
+        logger.warning("%s: no chunk finished within its time; the next run continues", task.name)
     return pruned.deleted
 
 

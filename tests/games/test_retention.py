@@ -155,33 +155,54 @@ def test_idempotency_records_are_kept_a_day(game, settings, time_machine):
 
 def test_a_task_that_did_not_finish_queues_its_continuation(game, settings, monkeypatch):
     settings.CANASTA_PRUNE_CHUNK = 1
-    settings.CANASTA_PRUNE_SECONDS = 0  # spent at once: no chunk starts
     _records(game.created_by, [48, 47])
     queued: list[str] = []
     monkeypatch.setattr(
         tasks.prune_idempotency, "apply_async", lambda *a, **kw: queued.append("again")
     )
-    assert tasks.prune_idempotency() == 0 and queued == ["again"]
-
-    settings.CANASTA_PRUNE_SECONDS = 60
+    # The budget allows one chunk of one record: the task deletes it and queues the rest.
+    monkeypatch.setattr(tasks, "Budget", lambda seconds: SpentAfter(1))
+    assert tasks.prune_idempotency() == 1 and queued == ["again"]
+    # The continuation goes on from the oldest left and finishes.
+    monkeypatch.setattr(tasks, "Budget", Budget)
     queued.clear()
-    assert tasks.prune_idempotency() == 2 and queued == []
+    assert tasks.prune_idempotency() == 1 and queued == []
+    assert not IdempotencyRecord.objects.exists()
 
 
-def test_a_task_cut_off_by_the_soft_limit_queues_its_continuation(monkeypatch):
+def test_a_task_that_made_no_progress_leaves_the_rest_to_the_next_run(game, settings, monkeypatch):
+    settings.CANASTA_PRUNE_SECONDS = 0  # spent at once: no chunk starts
+    _records(game.created_by, [48])
     queued: list[str] = []
+    monkeypatch.setattr(
+        tasks.prune_idempotency, "apply_async", lambda *a, **kw: queued.append("again")
+    )
+    assert tasks.prune_idempotency() == 0 and queued == []
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_a_task_cut_off_by_the_soft_limit_keeps_its_chunks_for_the_next_run(game, settings):
+    settings.CANASTA_PRUNE_CHUNK = 1
+    _records(game.created_by, [48, 47, 46])
+    calls: list[int] = []
+
+    def cut_off_after_a_chunk(budget: Budget) -> Pruned:
+        calls.append(1)
+        if len(calls) == 1:
+            retention.idempotency_prune(budget=SpentAfter(1))
+            raise SoftTimeLimitExceeded()
+        return retention.idempotency_prune(budget=budget)
 
     class FakeTask:
         name = "fake.prune"
 
         def apply_async(self) -> None:
-            queued.append("again")
+            raise AssertionError("a run cut off does not queue itself")
 
-    def cut_off(budget: Budget) -> Pruned:
-        raise SoftTimeLimitExceeded()
-
-    assert tasks.prune_run(FakeTask(), cut_off) == 0  # type: ignore[arg-type]
-    assert queued == ["again"]
+    assert tasks.prune_run(FakeTask(), cut_off_after_a_chunk) == 0  # type: ignore[arg-type]
+    assert IdempotencyRecord.objects.count() == 2  # the committed chunk stays deleted
+    assert tasks.prune_run(FakeTask(), cut_off_after_a_chunk) == 2  # type: ignore[arg-type]
+    assert not IdempotencyRecord.objects.exists()
 
 
 # --- retention of finished games and the rest (item by item in docs/operations.md) ---------
