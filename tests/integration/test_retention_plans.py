@@ -251,3 +251,19 @@ def test_keys_and_tokens_have_no_pattern_copy_of_their_unique_index(db):
              'clients_apitoken', 'games_invitation')"""
         )
         assert cursor.fetchall() == []
+
+
+def test_every_foreign_key_leads_an_index(db):
+    """Deleting a row (a user, a game) makes PostgreSQL look up every foreign key to it: each
+    must begin an index, or the delete scans the referring table (25.8 s for a user with no
+    rows once, at 100k games, through clients_event.recipient_id)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """SELECT c.conrelid::regclass::text, a.attname
+            FROM pg_constraint c
+            JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+            WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1
+            AND NOT EXISTS (SELECT 1 FROM pg_index i
+                WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])"""
+        )
+        assert cursor.fetchall() == []
