@@ -210,7 +210,13 @@ CANASTA_OUTBOX_VISIBILITY_SECONDS = float(
 )
 CANASTA_OUTBOX_BACKOFF_SECONDS = float(os.environ.get("CANASTA_OUTBOX_BACKOFF_SECONDS", "60"))
 CANASTA_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("CANASTA_OUTBOX_MAX_ATTEMPTS", "6"))
+# Rows a worker claims at a time when it drains the due outbox (there is no cap per sweep).
 CANASTA_OUTBOX_SWEEP_BATCH = int(os.environ.get("CANASTA_OUTBOX_SWEEP_BATCH", "100"))
+# The worker processes the outbox sweep fans a backlog out to when the workers cannot be asked
+# (the embedded broker has no remote control): the concurrency scripts/serve starts.
+CANASTA_WORKER_PROCESSES = int(
+    os.environ.get("CANASTA_WORKER_PROCESSES") or os.environ.get("CELERY_CONCURRENCY") or "2"
+)
 CANASTA_MAX_ABSENCE_DAYS_PER_YEAR = int(os.environ.get("CANASTA_MAX_ABSENCE_DAYS_PER_YEAR", "30"))
 # Links in emails point here. Unset, it is the address scripts/serve and the Procfile's web
 # process listen on: the same PORT (8000 when unset), so a service started on another port
