@@ -200,6 +200,8 @@ CELERY_TIMEZONE = "UTC"
 # Periodic work, in seconds (canasta_site/celery.py builds the beat schedule from these).
 CANASTA_SWEEP_SECONDS = float(os.environ.get("CANASTA_SWEEP_SECONDS", "60"))
 CANASTA_DIGEST_SECONDS = float(os.environ.get("CANASTA_DIGEST_SECONDS", "600"))
+# A digest reader due with nothing waiting is looked at again this much later that day.
+CANASTA_DIGEST_RECHECK_MINUTES = float(os.environ.get("CANASTA_DIGEST_RECHECK_MINUTES", "60"))
 # For games.tasks.sweep_deadlines, scheduled as soon as that task exists.
 CANASTA_DEADLINE_SWEEP_SECONDS = float(os.environ.get("CANASTA_DEADLINE_SWEEP_SECONDS", "60"))
 # Outbox delivery: a claimed row that is not finished after the visibility timeout (its worker
