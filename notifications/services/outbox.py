@@ -162,6 +162,13 @@ def _due(now: datetime) -> Q:
     return Q(status__in=OPEN_STATUSES, next_attempt_at__lte=now)
 
 
+def _claimed_rows() -> Any:
+    # With everything sending reads about the row: the recipient's preferences (mode,
+    # language, time zone) and the game (how far it moved on; the reply token's game), so
+    # that rendering and sending a row costs no query for them.
+    return Outbox.objects.select_related("recipient__notification_preference", "game")
+
+
 def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:
     """Take the row for delivery, or None when it is not due or another worker holds it.
 
@@ -183,7 +190,7 @@ def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | Non
     )
     if not claimed:
         return None
-    return Outbox.objects.select_related("recipient").get(pk=outbox_id)
+    return _claimed_rows().get(pk=outbox_id)
 
 
 def _finish(row: Outbox, **fields: Any) -> bool:
@@ -312,7 +319,7 @@ def outbox_claim_batch(*, limit: int, now: datetime | None = None) -> list[Outbo
             next_attempt_at=visible_again,
             attempts=F("attempts") + 1,
         )
-    return list(Outbox.objects.select_related("recipient").filter(pk__in=ids).order_by("pk"))
+    return list(_claimed_rows().filter(pk__in=ids).order_by("pk"))
 
 
 def outbox_release(row: Outbox, *, now: datetime | None = None) -> bool:
