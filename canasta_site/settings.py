@@ -166,8 +166,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "control_folder": str(_broker_dir / "control"),
+        # Where a worker claims a message by renaming it (one filesystem with the queue).
+        "processed_folder": str(_broker_dir / "claimed"),
         "polling_interval": 0.5,
     }
+    # kombu's filesystem transport with whole message files (canasta_site/broker.py).
+    CELERY_BROKER_TRANSPORT = "canasta_site.broker:Transport"
     # Broadcast (remote control) would leave a queue of files per worker that ever ran.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
 else:
