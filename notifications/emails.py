@@ -458,6 +458,20 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     )
 
 
+class _Message(EmailMultiAlternatives):
+    """A message whose MIME form is built once: the sender builds it to check it before any
+    connection (notifications.services.delivery) and the backend would build it again."""
+
+    _built: Any = None
+
+    def message(self, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            return super().message(*args, **kwargs)
+        if self._built is None:
+            self._built = super().message()
+        return self._built
+
+
 def build_message(
     *,
     kind: str,
@@ -471,7 +485,7 @@ def build_message(
     """``headers``: notifications.headers.message_headers of the row (threading, Date,
     unsubscribe); without them the email is still marked automatic."""
     email = render(kind=kind, payload=payload, reply_to=reply_to, lang=lang, time_zone=time_zone)
-    message = EmailMultiAlternatives(
+    message = _Message(
         subject=email.subject,
         body=email.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
