@@ -78,6 +78,8 @@ def rematch_offer(*, game_id: UUID | str, user: Any, swap_partners: bool = False
         turn_seconds=old.turn_seconds,
         timeout_policy=old.timeout_policy,
         weekend_pause=old.weekend_pause,
+        # A casual match's rematch is casual, a rated one's rated (docs/ratings.md).
+        rated=old.rated,
         created_by=user,
         rematch_of=old,
     )
