@@ -65,6 +65,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # A URL over 4094 characters: 414, in the error shape under /api/ (before any other work).
     "api.middleware.url_length_middleware",
+    # NUL or a lone surrogate in the path, query, headers or a JSON or form body: 400 (on
+    # PostgreSQL it was a 500 once it reached a query).
+    "api.middleware.unstorable_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (docs/deployment.md); runserver serves them

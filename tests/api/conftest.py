@@ -4,6 +4,7 @@ import pytest
 
 from tests.game_fixtures import (  # noqa: F401
     client_for,
+    confirmed_users,
     fast_password_hashing,
     game,
     private_game,

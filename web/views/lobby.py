@@ -88,6 +88,8 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         "turn_name": next(
             (n for s, n in zip(seats, names, strict=True) if s.number == game.turn_seat), ""
         ),
+        # Open tables read through profiles.tables_in_rating_range carry their rating.
+        "rating": (profiles.table_rating_label(game) if hasattr(game, "table_rating") else None),
     }
 
 
