@@ -25,7 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import display
+from games import display, l10n
 from games.engine.cards import JOKER, sort_key
 from games.engine.melds import canasta_kind
 from games.engine.rules import RuleSet
@@ -398,8 +398,7 @@ def _side_lines(f: _Facts, side: int, scores: list[int]) -> list[Line]:
 
 def _number(value: int, lang: str) -> str:
     """A score with the thousands separator of the language (1,230 / 1.230)."""
-    text = f"{value:,}"
-    return text.replace(",", ".") if lang in ("de", "is") else text
+    return l10n.number(value, lang)
 
 
 def _sides_section(doc: _Doc, f: _Facts) -> None:

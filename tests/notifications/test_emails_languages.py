@@ -33,7 +33,7 @@ def _table(game):
             "Europe/Berlin",
             (
                 "(Spiel ",
-                "Di 01 Dez 2026, 19:30 CET",
+                "Di., 1. Dez. 2026, 19:30 MEZ",
                 "DAS KÖNNEN SIE JETZT TUN",
                 "SO ANTWORTEN SIE",
                 "ziehen",
@@ -45,7 +45,7 @@ def _table(game):
             "Atlantic/Reykjavik",
             (
                 "(leikur ",
-                "18:30 GMT",
+                "þri., 1. des. 2026, 18:30 GMT",
                 "ÞETTA GETUR ÞÚ GERT NÚNA",
                 "SVONA SVARAR ÞÚ",
                 "draga",
@@ -57,7 +57,7 @@ def _table(game):
             "America/New_York",
             (
                 "(game ",
-                "Tue 01 Dec 2026, 13:30 EST",
+                "Tue, Dec 1, 2026, 13:30 EST",
                 "WHAT YOU CAN DO NOW",
                 "HOW TO REPLY",
                 "draw",
@@ -124,7 +124,7 @@ def test_the_other_kinds_in_german(table_game):
     assert "Die Zeit von alice in klassische Partie" in timeout.text
     assert "spielt jetzt ein Bot diesen Platz" in timeout.text
     assert "(Spiel " in hand.subject and "Runde 1" in hand.text
-    assert "Punkte der Runde: Team 0: 500, Team 1: -20" in hand.text
+    assert "Punkte der Runde: Ihr Team 500, carol & dave -20" in hand.text
     assert "Liðið þitt vann." in over.text
     digest = render(kind="digest", payload={"day": "2026-12-01", "games": []}, lang="de")
     assert digest.subject == "[Canasta] 0 Partien warten auf Ihren Zug"

@@ -123,7 +123,7 @@ def test_a_profile_shows_the_rating_chart_and_results(users, browser_for):
         game_resign(game_id=game.pk, user=user_at(game, 1))
     page = browser_for("eve").get("/players/alice/").content.decode()
     rating = PlayerRating.objects.get(user=users["alice"], family="classic")
-    assert f">{rating.display}<" in page and "±" in page
+    assert f">{rating.display:,}<" in page and "±" in page
     points = re.search(r'<polyline points="([^"]+)"', page).group(1).split()
     assert len(points) == 3  # the start and after each of two rated matches
     assert "2 finished matches, 2 won." in _text(page)
