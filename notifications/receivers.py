@@ -26,7 +26,7 @@ from games.players import player_name
 from notifications import payloads
 from notifications.models import Absence, OutboxKind
 from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
-from notifications.services.preferences import language_of
+from notifications.services.preferences import language_of, time_zone_of
 
 
 def _seat_annotations(now: datetime) -> dict[str, Any]:
@@ -188,6 +188,9 @@ def on_invitation_sent(change: InvitationSent) -> None:
     if change.user is None:
         payload["invitation_id"] = change.invitation_id
         payload["language"] = language_of(user=change.inviter)
+        # The invitee has no zone yet: the expiry is told in the inviter's, who most often
+        # lives where the friend they invite does (better than UTC for a player in Berlin).
+        payload["time_zone"] = time_zone_of(user=change.inviter)
         key = f"invitation:{change.invitation_id}"
     else:
         payload["link"] = payloads.game_url(game.pk) + "join/"

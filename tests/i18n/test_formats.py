@@ -149,3 +149,16 @@ def test_hand_and_match_emails_name_the_sides_and_group_numbers(users, lang):
     )
     won = {"de": f"{winners} haben gewonnen.", "is": f"{winners} unnu."}[lang]
     assert won in over.text
+
+
+@pytest.mark.django_db
+def test_the_vacation_form_prefills_iso_dates_and_account_tokens_are_named(users, browser_for):
+    from clients.services.tokens import ACCOUNT_TOKEN_NAME, account_token_create
+
+    client = browser_for("alice", language="de", time_zone="Europe/Berlin")
+    page = client.get("/settings/").content.decode()
+    values = re.findall(r'type="date"[^>]*value="([^"]*)"', page)
+    assert values and all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", v) for v in values), values
+    account_token_create(owner=users["alice"])
+    tokens = client.get("/account/tokens/").content.decode()
+    assert ACCOUNT_TOKEN_NAME not in tokens and "Kontoschlüssel</strong>" in tokens
