@@ -89,7 +89,9 @@ def variant_title(variant: str) -> str:
 
 
 def game_line(variant: str, game_id: str) -> str:
-    """A game as emails name it: "classic game 84cb8bdc" ("Klassik-Partie 84cb8bdc")."""
+    """A game as emails name it: "classic game 84cb8bdc"; German and Icelandic "84cb8bdc
+    (Klassisches Canasta)", without a noun, so that each sentence puts "Partie" / "leikur" in
+    the case its slot needs ("in der Partie %(game)s", "í leiknum %(game)s")."""
     names = {
         "classic": _("classic game %(id)s"),
         "family": _("family game %(id)s"),

@@ -32,7 +32,7 @@ def _table(game):
             "de",
             "Europe/Berlin",
             (
-                "(Spiel ",
+                "(Partie ",
                 "Di., 1. Dez. 2026, 19:30 MEZ",
                 "DAS KÖNNEN SIE JETZT TUN",
                 "SO ANTWORTEN SIE",
@@ -121,9 +121,9 @@ def test_the_other_kinds_in_german(table_game):
         ),
         lang="is",
     )
-    assert "Die Zeit von alice in klassische Partie" in timeout.text
+    assert "Die Zeit von alice in der Partie" in timeout.text
     assert "spielt jetzt ein Bot diesen Platz" in timeout.text
-    assert "(Spiel " in hand.subject and "Runde 1" in hand.text
+    assert "(Partie " in hand.subject and "Runde 1" in hand.text
     assert "Punkte der Runde: Ihr Team 500, carol & dave -20" in hand.text
     assert "Liðið þitt vann." in over.text
     digest = render(kind="digest", payload={"day": "2026-12-01", "games": []}, lang="de")
@@ -136,6 +136,6 @@ def test_delivery_renders_in_the_recipients_preferences(people):
     )
     row = enqueue(people["alice"], kind="match_over")
     outbox_deliver(row.pk)
-    assert mail.outbox[0].subject.endswith("(Spiel 01234567)")
+    assert mail.outbox[0].subject.endswith("(Partie 01234567)")
     assert mail.outbox[0].extra_headers["X-Canasta-Kind"] == "match_over"
     assert "Ihr Team hat gewonnen." in mail.outbox[0].body
