@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from games import display, l10n
 from games.mail.formatting import word
-from games.mail.text import game_line, render_table_html, render_table_text
+from games.mail.text import game_line, render_table_html, render_table_text, table_line
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
 from notifications.sheetmail import hands_text, sheet_html, sheet_text, side_labels
@@ -370,7 +370,9 @@ def _password_reset(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 
 def _invitation(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     inviter = str(payload.get("inviter", ""))
-    table = str(payload.get("table", ""))
+    facts = payload.get("table_facts")
+    # Written in the reader's language now; rows queued before table_facts keep their label.
+    table = table_line(**facts) if isinstance(facts, dict) else str(payload.get("table", ""))
     if payload.get("rematch"):
         subject = _("%(inviter)s offers a rematch") % {"inviter": inviter}
         first = _("%(inviter)s offers a rematch at the same table: %(table)s.") % {

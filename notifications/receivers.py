@@ -181,6 +181,12 @@ def on_invitation_sent(change: InvitationSent) -> None:
         "game_id": str(game.pk),
         "inviter": player_name(change.inviter),
         "table": change.label,
+        # The email writes the table's line in its reader's language when it is sent.
+        "table_facts": {
+            "variant": game.variant,
+            "players": game.players,
+            "turn_seconds": game.turn_seconds,
+        },
         "rematch": game.rematch_of_id is not None,
         "by_email": change.user is None,
         "expires_at": change.expires_at.isoformat() if change.expires_at else None,

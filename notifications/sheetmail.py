@@ -30,12 +30,13 @@ def _canasta_names() -> dict[str, str]:
 
 
 def side_labels(names: Sequence[str], seat: int | None, sides: int, players: int) -> list[str]:
-    """Side names for a recipient: "your side", else the members' names ("carol & dave")."""
+    """Side names for a recipient: "Your side" ("You" when every player is a side of their
+    own: a two-player game has no team), else the members' names ("carol & dave")."""
     mine = seat % sides if isinstance(seat, int) and sides else None
     out = []
     for side in range(sides):
         if side == mine:
-            out.append(_("Your side"))
+            out.append(_("You") if players == sides else _("Your side"))
         else:
             members = [
                 names[s] if s < len(names) else "?" for s in range(players) if s % sides == side

@@ -77,6 +77,24 @@ def _canasta_name(kind: str) -> str:
     return names.get(kind, kind)
 
 
+def table_line(variant: str, players: int, turn_seconds: int | None) -> str:
+    """A table in one line, in the active language: "Klassisches Canasta, 2 Spieler, ohne
+    Zeitlimit" (variant title, players, time per turn)."""
+    count = ngettext("%(count)d player", "%(count)d players", players) % {"count": players}
+    if turn_seconds:
+        hours = max(1, turn_seconds // 3600)
+        clock = ngettext("%(count)d hour per turn", "%(count)d hours per turn", hours) % {
+            "count": hours
+        }
+    else:
+        clock = _("no time limit")
+    return _("%(title)s, %(players)s, %(clock)s") % {
+        "title": variant_title(variant),
+        "players": count,
+        "clock": clock,
+    }
+
+
 def variant_title(variant: str) -> str:
     """The variant's full name in the active language ("Classic Canasta")."""
     titles = {
