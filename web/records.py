@@ -82,10 +82,14 @@ def score_sheet(result: Mapping[str, Any], labels: Sequence[str]) -> dict[str, A
     return {
         "sides": list(labels),
         "rows": [
-            {"label": names[key], "values": [d[key] for d in detail], "total": key == "total"}
+            {
+                "label": names[key],
+                "values": [l10n.number(d[key]) for d in detail],
+                "total": key == "total",
+            }
             for key in SCORE_ROWS
         ],
-        "totals": list(result["totals"]),
+        "totals": [l10n.number(t) for t in result["totals"]],
     }
 
 
