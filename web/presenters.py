@@ -12,11 +12,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import engine, selectors
+from games import engine, l10n, selectors
 from games.engine.melds import canasta_kind
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
@@ -403,7 +402,7 @@ def _options(game: Game) -> list[tuple[str, Any]]:
         if isinstance(value, bool):
             shown_value = _("yes") if value else _("no")
         elif isinstance(value, int):
-            shown_value = formats.number_format(value, force_grouping=True)
+            shown_value = l10n.number(value)
         else:
             shown_value = choice_label(option.name, value)
         # The create form's words for the option and its choices, in the reader's language.
