@@ -235,6 +235,30 @@ def _takes_idempotency_key(operation: dict) -> bool:
     return any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))
 
 
+_IDEMPOTENCY_PARAMETER = {
+    "in": "header",
+    "name": IDEMPOTENCY_KEY.name,
+    "schema": IDEMPOTENCY_KEY.type,
+    "description": IDEMPOTENCY_KEY.description,
+}
+_IDEMPOTENCY_ERRORS = {
+    "409": "request_in_progress: the first request with this Idempotency-Key is still running.",
+    "422": "idempotency_key_reused: this Idempotency-Key came with another body.",
+}
+
+
+def _document_idempotency(view_class: type, method: str, operation: dict) -> None:
+    """Every operation whose handler is wrapped by api.idempotency.idempotent lists the
+    header, and the two refusals it adds, whether or not the view remembered to."""
+    handler = getattr(view_class, method, None)
+    if not getattr(handler, "honours_idempotency_key", False):
+        return
+    if not _takes_idempotency_key(operation):
+        operation.setdefault("parameters", []).append(dict(_IDEMPOTENCY_PARAMETER))
+    for code, why in _IDEMPOTENCY_ERRORS.items():
+        operation["responses"].setdefault(code, {"description": why, "content": _ERROR_CONTENT})
+
+
 def _declare_headers(operation: dict, throttled: bool) -> None:
     replays = _takes_idempotency_key(operation)
     for code, response in operation.get("responses", {}).items():
@@ -269,7 +293,8 @@ def complete_responses(result: dict, generator: Any, request: object, public: bo
             responses = operation.setdefault("responses", {})
             for code, why in _statuses_for(view_class, path, method, operation).items():
                 responses.setdefault(code, {"description": why, "content": _ERROR_CONTENT})
-            operation["responses"] = dict(sorted(responses.items()))
+            _document_idempotency(view_class, method, operation)
+            operation["responses"] = dict(sorted(operation["responses"].items()))
             _declare_headers(operation, bool(getattr(view_class, "throttle_classes", None)))
     return result
 
