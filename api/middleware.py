@@ -1,7 +1,7 @@
 """The edge: requests refused before any other work, in the one error shape (api/errors.py)
 under /api/ and as plain text elsewhere.
 
-Over-long URLs: 414.
+Over-long URLs: 414. Every response of a rate-limited request: the RateLimit headers.
 
 gunicorn refused request lines over 4094 bytes itself, with an HTML page. gunicorn.conf.py
 now lets them through (up to its 1 MiB buffer) and this middleware, first in the chain,
@@ -15,6 +15,7 @@ a query: 400 malformed_request (unstorable_middleware).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -27,6 +28,7 @@ from django.http.request import RawPostDataException
 from django.utils.decorators import sync_and_async_middleware
 
 from api.errors import error_body
+from api.throttles import Decision
 
 # What gunicorn accepted before (its default limit_request_line): a URL that worked still works.
 MAX_URL_LENGTH = 4094
@@ -176,5 +178,45 @@ def unstorable_middleware(get_response: Callable[[HttpRequest], Any]) -> Callabl
 
     def middleware(request: HttpRequest) -> HttpResponseBase:
         return _refused(request) or get_response(request)
+
+    return middleware
+
+
+# --- The RateLimit headers (issue 29) ----------------------------------------------------------
+
+
+def _policy(decision: Decision) -> str:
+    return f'"{decision.scope}";q={decision.limit};w={decision.window}'
+
+
+def _left(decision: Decision) -> str:
+    return f'"{decision.scope}";r={decision.remaining};t={math.ceil(decision.reset)}'
+
+
+def _with_rate_limits(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    decisions = getattr(request, "rate_limits", None)
+    if decisions:
+        # IETF draft-ietf-httpapi-ratelimit-headers: one list item per limit this request was
+        # counted against (usually one: the user's read or play scope, or the address's).
+        response["RateLimit-Policy"] = ", ".join(_policy(d) for d in decisions)
+        response["RateLimit"] = ", ".join(_left(d) for d in decisions)
+    return response
+
+
+@sync_and_async_middleware
+def rate_limit_headers_middleware(
+    get_response: Callable[[HttpRequest], Any],
+) -> Callable[..., Any]:
+    """Every response of a limited request says what is left (api.throttles keeps each
+    verdict on the request): a client paces itself instead of meeting a 429."""
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponseBase:
+            return _with_rate_limits(request, await get_response(request))
+
+        return async_middleware
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        return _with_rate_limits(request, get_response(request))
 
     return middleware
