@@ -5,7 +5,7 @@ switcher's cookie, else the browser's Accept-Language, else English. For a signe
 preference saved in Settings wins over both, so the pages read the same on every device; dates
 and times are shown in the user's time zone (UTC for visitors). docs/i18n.md
 
-The API (/api/) chooses its language itself when it renders a message (api/i18n.py), because a
+The API (/api/) chooses its language itself when it renders a message (api/messages.py, request_language), because a
 token caller is known only once DRF has authenticated the request, after every middleware.
 """
 
