@@ -1,4 +1,4 @@
-"""The Idempotency-Key header for POST views (design.md; as Zulip and Stripe do it)."""
+"""The Idempotency-Key header for POST views (docs/api.md, "Idempotency-Key"; as Zulip and Stripe do it)."""
 
 from __future__ import annotations
 

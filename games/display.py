@@ -29,7 +29,7 @@ Jack. Cards are shown with the suit symbols (``D♠``), which every language rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from games.engine.cards import JOKER, is_wild, sort_key
 
@@ -258,8 +258,3 @@ def hand_groups(hand: Iterable[str]) -> list[list[str]]:
             last = key
         groups[-1].append(card)
     return groups
-
-
-def sorted_codes(cards: Sequence[str]) -> list[str]:
-    """Cards in display order (high to low, wild cards last)."""
-    return sorted(cards, key=sort_key)

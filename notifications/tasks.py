@@ -2,7 +2,7 @@
 delivered twice (acks_late after a killed worker, a sweep racing a delivery) does no harm.
 
 Retries are not Celery's: a failed delivery goes back to the outbox with a backoff and the
-beat sweep picks it up when it is due (no long countdowns, design.md).
+beat sweep picks it up when it is due (no long countdowns, docs/background-work.md, "The sweep").
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ preference saved in Settings wins over both, so the pages read the same on every
 and times are shown in the user's time zone (for visitors, the zone of the language's country:
 Europe/Berlin for German, Atlantic/Reykjavik for Icelandic, else UTC). docs/i18n.md
 
-The API (/api/) chooses its language itself when it renders a message (api/i18n.py), because a
+The API (/api/) chooses its language itself when it renders a message (api/messages.py, request_language), because a
 token caller is known only once DRF has authenticated the request, after every middleware.
 """
 

@@ -29,7 +29,7 @@ _KEYS = {
     "melds",
     "red_threes",
     "melded",
-    # engine extensions (docs/engine-notes.md)
+    # engine extensions (docs/formats.md, "Table JSON: one hand, everything in it")
     "hand_number",
     "asked_by",
     "go_out",

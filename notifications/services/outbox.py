@@ -1,5 +1,5 @@
 """The outbox: notifications written as rows with the change that caused them, delivered after
-commit, swept when a message was lost (design.md, "Data flow of a move", steps 3-4).
+commit, swept when a message was lost (docs/move-lifecycle.md, steps 3-4).
 
 A row's life: pending -> sending (claimed by one worker, conditional UPDATE) -> sent, or back
 to pending with a backoff after a failure, or failed after the last attempt, or skipped when
