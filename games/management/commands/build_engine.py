@@ -54,8 +54,9 @@ def sources_copy(into: Path) -> Path:
 
 def extensions_build(work: Path) -> Path:
     """Run mypyc and the C compiler in `work`; the directory holding the built modules."""
+    # Build-time tools, imported only here: production installs need not have them.
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution  # type: ignore[import-untyped]
 
     paths = [f"games/engine/{stem}.py" for stem in compiled.compiled_modules()]
     with contextlib.chdir(work):
