@@ -414,6 +414,19 @@
     if (event.target && event.target.name === "card") points();
   });
 
+  // A double tap on a card selects its whole rank (or, all selected, none): what a player
+  // means when melding three sevens. The two single taps before it cancel out.
+  document.addEventListener("dblclick", function (event) {
+    var label = event.target.closest && event.target.closest("label.pick");
+    var group = label && label.closest(".hand-group");
+    if (!group) return;
+    event.preventDefault();
+    var boxes = Array.prototype.slice.call(group.querySelectorAll("input[name=card]:not(:disabled)"));
+    var all = boxes.every(function (b) { return b.checked; });
+    boxes.forEach(function (b) { b.checked = !all; });
+    points();
+  });
+
   // --- browser notifications (opt-in) --------------------------------------------------------
 
   function setupNotifications() {
