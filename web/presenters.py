@@ -435,7 +435,7 @@ def match_goal_text(game: Game, rules: Any) -> str:
         return _("Match: %(length)s") % {
             "length": choice_label("match", settings.get("match", "to_10000"))
         }
-    points = formats.number_format(settings.get("target", 5000), force_grouping=True)
+    points = l10n.number(settings.get("target", 5000))
     if rules.match_rule == "above":
         return _("Match past %(points)s") % {"points": points}
     return _("Match to %(points)s") % {"points": points}

@@ -393,4 +393,3 @@ def outbox_due_batches(*, most: int, limit: int | None = None) -> int:
     limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
     due = Outbox.objects.filter(_due(timezone.now()))[: most * limit].count()
     return min(most, -(-due // limit))
-
