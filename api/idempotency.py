@@ -1,4 +1,4 @@
-"""The Idempotency-Key header for POST views (design.md; as Zulip and Stripe do it)."""
+"""The Idempotency-Key header for POST views (docs/api.md, "Idempotency-Key"; as Zulip and Stripe do it)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,8 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                 return _replayed(record)
         raise idempotency_in_progress()
 
+    # api.schema.complete_responses documents the header on every operation marked so.
+    wrapper.honours_idempotency_key = True  # type: ignore[attr-defined]
     return wrapper
 
 

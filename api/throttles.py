@@ -1,11 +1,13 @@
 """Rate limits counted atomically in the shared cache, failing open when it is unreachable.
 
-Every limit is a fixed window: one counter per (scope, who, window) key, raised by one per
-request. With the Redis cache (REDIS_URL) the counter is a Redis key raised by `SET NX EX`
-then `INCR` in one MULTI round trip, so concurrent requests in any number of processes and
-hosts each get their own number: exactly `rate` requests pass per window. With the local
-memory cache (development, tests) `add` then `incr` under the cache's lock do the same within
-one process.
+Every limit is a token bucket (GCRA, `bucket_take`): `rate` requests may come at once, then
+one more each window/rate seconds; nothing resets on the clock minute (a fixed window let
+twice the rate through around its edge: 36 sign-ins in 21 s against 30 a minute). With the
+Redis cache (REDIS_URL) the bucket is one Redis key updated by one Lua script, so concurrent
+requests in any number of processes and hosts are counted exactly. With the local memory
+cache (development, tests) a process lock does the same within one process. Each verdict is
+kept on the request and sent as the IETF RateLimit / RateLimit-Policy headers
+(api.middleware.rate_limit_headers_middleware).
 
 When the cache cannot be reached (Redis down, a network fault), the request is let through:
 a limit protects the service, and the service can still play moves without Redis. The first
@@ -20,8 +22,10 @@ which the tests patch); a scope without a rate is not limited.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import BaseCache, caches
@@ -82,50 +86,108 @@ class _CacheOutage:
 cache_outage = _CacheOutage()
 
 
-def _redis_count(cache: RedisCache, key: str, ttl: int) -> int:
+@dataclass(frozen=True)
+class Decision:
+    """One request's verdict under one limit: the figures of the RateLimit headers."""
+
+    scope: str
+    allowed: bool
+    limit: int  # requests per window (the bucket's size)
+    window: int  # seconds
+    remaining: int  # requests that may be sent at once after this one
+    reset: float  # seconds until the bucket is full again
+    retry_after: float  # seconds until the next request can pass (0 when allowed)
+
+
+# GCRA (the generic cell rate algorithm, a token bucket kept as one number): each identity has
+# a "theoretical arrival time" `tat`; one request moves it on by `interval` = window / limit,
+# and is refused when it would move it more than a whole window ahead of now. A refusal
+# changes nothing. So `limit` requests may come at once, then one more every `interval`:
+# there is no clock-minute reset for a burst to straddle (twice the rate within a second).
+# Times are integer milliseconds (Lua numbers returned to Redis clients are integers).
+_GCRA = """
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then tat = now end
+local new_tat = tat + interval
+if new_tat - now > window then
+  return {0, tat}
+end
+redis.call('SET', KEYS[1], new_tat, 'PX', new_tat - now + 1000)
+return {1, new_tat}
+"""
+_local_lock = threading.Lock()
+
+
+def _redis_take(
+    cache: RedisCache, key: str, now: int, interval: int, window: int
+) -> tuple[bool, int]:
     full_key = cache.make_and_validate_key(key)
-    # The Redis client of Django's cache for this key (RedisCache has no atomic
-    # create-or-increment of its own: its incr is EXISTS then INCR).
+    # The Redis client of Django's cache for this key: one script, atomic across processes.
     client = cache._cache.get_client(full_key, write=True)
-    with client.pipeline(transaction=True) as pipe:
-        pipe.set(full_key, 0, ex=ttl, nx=True)
-        pipe.incr(full_key)
-        _, count = pipe.execute()
-    return int(count)
+    allowed, tat = client.eval(_GCRA, 1, full_key, now, interval, window)
+    return bool(allowed), int(tat)
 
 
-def _local_count(cache: BaseCache, key: str, ttl: int) -> int:
-    cache.add(key, 0, timeout=ttl)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=ttl)
-        return 1
+def _local_take(
+    cache: BaseCache, key: str, now: int, interval: int, window: int
+) -> tuple[bool, int]:
+    with _local_lock:  # one process: the lock makes read-and-write one step
+        tat = max(int(cache.get(key, now)), now)
+        if tat + interval - now > window:
+            return False, tat
+        cache.set(key, tat + interval, timeout=(tat + interval - now) // 1000 + 1)
+        return True, tat + interval
 
 
-def window_count(key: str, duration: int) -> int | None:
-    """Counts one request against `key` in the current window of `duration` seconds and
-    returns the count so far, or None when the cache is unreachable (the caller lets the
+def _decision(
+    scope: str, limit: int, duration: int, now: int, interval: int, taken: tuple[bool, int]
+) -> Decision:
+    allowed, tat = taken
+    window = interval * limit
+    used = max(0, tat - now)  # milliseconds of the window the bucket has used up
+    remaining = max(0, (window - used) // interval)
+    # Refused: the next request can pass once now + window >= tat + interval.
+    wait = 0.0 if allowed else max(0.0, (tat + interval - window - now) / 1000)
+    return Decision(scope, allowed, limit, duration, remaining, used / 1000, wait)
+
+
+def bucket_take(scope: str, key: str, limit: int, duration: int) -> Decision | None:
+    """Takes one request from the bucket of `key` (`limit` requests per `duration` seconds)
+    and returns the verdict, or None when the cache is unreachable (the caller lets the
     request through)."""
     if cache_outage.active():
         cache_outage.record_skip()
         return None
-    ttl = duration + 1
+    now = int(time.time() * 1000)
+    interval = max(1, duration * 1000 // limit)
+    window = interval * limit
     cache = caches["default"]
     try:
         if isinstance(cache, RedisCache):
-            count = _redis_count(cache, key, ttl)
+            taken = _redis_take(cache, key, now, interval, window)
         else:
-            count = _local_count(cache, key, ttl)
+            taken = _local_take(cache, key, now, interval, window)
     except Exception as error:  # any cache failure: fail open, logged
         cache_outage.record_failure(error)
         return None
     cache_outage.record_success()
-    return count
+    return _decision(scope, limit, duration, now, interval, taken)
+
+
+def decisions_of(request: Any) -> list[Decision]:
+    """The limits a request was counted against (api.middleware sends them as headers)."""
+    django_request = getattr(request, "_request", request)
+    if not hasattr(django_request, "rate_limits"):
+        django_request.rate_limits = []
+    return django_request.rate_limits
 
 
 class WindowRateThrottle(BaseThrottle):
-    """A fixed-window limit of `scope`'s rate per `identity()`; None skips the limit."""
+    """A token-bucket limit of `scope`'s rate per `identity()`; None skips the limit. Its
+    verdict is kept on the request for the RateLimit headers (api.middleware)."""
 
     scope = ""
     cache_prefix = "throttle"
@@ -150,12 +212,13 @@ class WindowRateThrottle(BaseThrottle):
         allowed, duration = SimpleRateThrottle.parse_rate(None, rate)  # type: ignore[arg-type]
         if allowed is None or duration is None:
             return True
-        now = time.time()
-        window = int(now // duration)
-        count = window_count(f"{self.cache_prefix}:{scope}:{who}:{window}", duration)
-        if count is None or count <= allowed:
+        decision = bucket_take(scope, f"{self.cache_prefix}:{scope}:{who}", allowed, duration)
+        if decision is None:
             return True
-        self._wait = max(1.0, (window + 1) * duration - now)
+        decisions_of(request).append(decision)
+        if decision.allowed:
+            return True
+        self._wait = max(1.0, math.ceil(decision.retry_after))
         return False
 
     def wait(self) -> float | None:

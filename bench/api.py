@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """API benchmark: the cost of reading a game and of a move, early and late in a long game,
-against a bare DRF endpoint measured in the same run (design.md: ratios, not absolutes).
+against a bare DRF endpoint measured in the same run (docs/benchmarks.md: ratios, not absolutes).
 
     .venv/bin/python bench/api.py [--samples 200] [--late 3000]
 

@@ -43,9 +43,11 @@ Nothing here is a test: no figure is asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 import types
@@ -65,9 +67,10 @@ def seed_from(rng: random.Random) -> str:
 def _engine(root: str | None) -> Any:
     sys.path.insert(0, root or str(Path(__file__).resolve().parents[1]))
     import games.engine as engine
-    from games.engine import randomplay
+    from games.engine import compiled, randomplay
 
     engine.randomplay = randomplay
+    engine.compiled = compiled
     return engine
 
 
@@ -284,10 +287,47 @@ def peer_turns(peer: Any, min_turns: int) -> tuple[float, float, float]:
     return clock() - start, turns, moved
 
 
+# --- one build, in its own process ------------------------------------------------------------
+
+
+def engine_round(engine: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """One round of the engine's figures (and the replays when asked), as JSON for the parent."""
+    v, p, n = args.variant, args.players, args.hands
+    out: dict[str, Any] = {
+        "compiled": engine.compiled.is_compiled(),
+        "deal": bench_deal(engine, v, p, 300),
+        "uniform": play_hands(engine, v, p, n, uniform_choice(engine)),
+        "random": play_hands(engine, v, p, n, random_choice(engine)),
+    }
+    if args.replay:
+        hands, actions, count, over = match_to_target(engine)
+        out["replay"] = (bench_replay(engine, hands, 5), actions, count, over)
+        hands, actions = long_match(engine, 5000)
+        out["long_replay"] = (bench_replay(engine, hands, 5, {"target": 100000}), actions)
+    return out
+
+
+def child_round(build: str, args: argparse.Namespace, replay: bool) -> dict[str, Any]:
+    """`engine_round` for one build in a fresh interpreter (the builds share module names)."""
+    argv = [sys.executable, __file__, "--one-round", "--variant", args.variant]
+    argv += ["--players", str(args.players), "--hands", str(args.hands)]
+    argv += ["--root", args.root] if args.root else []
+    argv += ["--cpu"] if args.cpu else []
+    argv += ["--replay"] if replay else []
+    env = {k: v for k, v in os.environ.items() if k != "CANASTA_ENGINE"}
+    if build == "pure":
+        env["CANASTA_ENGINE"] = "pure"
+    out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(out.stdout)
+    if result["compiled"] != (build == "compiled"):
+        raise SystemExit(f"asked for the {build} build, got the other (manage.py build_engine?)")
+    return result
+
+
 # --- report -----------------------------------------------------------------------------------
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=4)
@@ -295,69 +335,101 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (median)")
     parser.add_argument("--root", help="import the engine from this checkout instead")
     parser.add_argument("--peer", help="a checkout of jhtschultz/canasta-openspiel to measure")
+    parser.add_argument(
+        "--build",
+        choices=("pure", "compiled", "both"),
+        help="which engine build (default: both when a current compiled build exists)",
+    )
     parser.add_argument("--no-replay", action="store_true")
     parser.add_argument(
         "--cpu", action="store_true", help="time with the process's CPU time, not wall time"
     )
-    args = parser.parse_args()
+    parser.add_argument("--one-round", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--replay", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def _builds(args: argparse.Namespace) -> list[str]:
+    if args.build in ("pure", "compiled"):
+        return [args.build]
+    engine = _engine(args.root)
+    if engine.compiled.usable_build() is None:
+        if args.build == "both":
+            raise SystemExit("no current compiled build: manage.py build_engine")
+        return ["pure"]
+    return ["pure", "compiled"]
+
+
+def _print_build(build: str, rounds: list[dict[str, Any]], peer_rate: float | None) -> float:
+    deal_time = statistics.median(r["deal"] for r in rounds)
+    print(f"  [{build}] baseline: deal one hand (shuffle + deal)  {deal_time * 1e3:8.3f} ms")
+    rates: dict[str, float] = {}
+    for name, label in (("uniform", "uniform legal play"), ("random", "randomplay")):
+        rates[name] = statistics.median(turns / sec for sec, turns, _ in (r[name] for r in rounds))
+        cards = statistics.median(moved / sec for sec, _, moved in (r[name] for r in rounds))
+        per_turn = 1 / rates[name] / deal_time
+        print(
+            f"  [{build}] {label:<20} {rates[name]:9.0f} turns/s {cards:9.0f}"
+            f" cards moved/s  (one turn = {per_turn:.3f} deals)"
+        )
+    if peer_rate:
+        print(
+            f"  [{build}] uniform legal play / peer: {rates['uniform'] / peer_rate:.2f}x per turn;"
+            f" randomplay / peer: {rates['random'] / peer_rate:.2f}x"
+        )
+    replays = [r for r in rounds if "replay" in r]
+    if replays:
+        seconds, actions, count, over = replays[0]["replay"]
+        state = "to its end" if over else "NOT finished"
+        print(
+            f"  [{build}] replay of a 5,000-point classic match ({count} hands, {actions} actions,"
+            f" {state})  {seconds * 1e3:8.1f} ms  ({seconds / deal_time:.0f} deals)"
+        )
+        seconds, actions = replays[0]["long_replay"]
+        print(
+            f"  [{build}] replay of a {actions}-action classic match (target raised)"
+            f"  {seconds * 1e3:8.1f} ms  ({seconds / deal_time:.0f} deals)"
+        )
+    return rates["uniform"]
+
+
+def main() -> int:
+    args = _arguments()
     if args.cpu:
         global clock
         clock = time.process_time
-
-    engine = _engine(args.root)
+    if args.one_round:
+        print(json.dumps(engine_round(_engine(args.root), args)))
+        return 0
+    builds = _builds(args)
     peer = _peer_module(args.peer) if args.peer else None
-    v, p, n = args.variant, args.players, args.hands
-    rows: dict[str, list[tuple[float, float, float]]] = {"uniform": [], "random": [], "peer": []}
-    deals: list[float] = []
-    for _ in range(args.rounds):  # alternate, so that load changes hit every figure alike
-        deals.append(bench_deal(engine, v, p, 300))
-        rows["uniform"].append(play_hands(engine, v, p, n, uniform_choice(engine)))
-        rows["random"].append(play_hands(engine, v, p, n, random_choice(engine)))
+    rounds: dict[str, list[dict[str, Any]]] = {b: [] for b in builds}
+    peer_rows: list[tuple[float, float, float]] = []
+    for i in range(args.rounds):  # alternate, so that load changes hit every figure alike
+        for build in builds:
+            replay = i == 0 and not args.no_replay
+            rounds[build].append(child_round(build, args, replay))
         if peer is not None:
-            turns = int(statistics.median([r[1] for r in rows["uniform"]]))
-            rows["peer"].append(peer_turns(peer, turns))
-    deal_time = statistics.median(deals)
+            done = rounds[builds[0]]
+            turns = int(statistics.median([r["uniform"][1] for r in done]))
+            peer_rows.append(peer_turns(peer, turns))
     load = os.getloadavg()
     timing = "CPU time" if args.cpu else "wall time"
     print(
-        f"engine benchmark: {v}, {p} players, one core, {args.rounds} alternating rounds, {timing}"
+        f"engine benchmark: {args.variant}, {args.players} players, one core,"
+        f" {args.rounds} alternating rounds, {timing}"
     )
     print(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1, 5, 15 min)")
-    print(f"  baseline: deal one hand (shuffle + deal)     {deal_time * 1e3:8.3f} ms")
-    rates: dict[str, float] = {}
-    for name, label in (
-        ("uniform", "uniform legal play"),
-        ("random", "randomplay"),
-        ("peer", "peer (OpenSpiel, uniform)"),
-    ):
-        if not rows[name]:
-            continue
-        turn_rates = [turns / s for s, turns, _ in rows[name]]
-        card_rates = [moved / s for s, _, moved in rows[name]]
-        rates[name] = statistics.median(turn_rates)
-        per_turn = 1 / rates[name] / deal_time
+    peer_rate = statistics.median(t / s for s, t, _ in peer_rows) if peer_rows else None
+    if peer_rate:
+        cards = statistics.median(m / s for s, _, m in peer_rows)
         print(
-            f"  {label:<27} {rates[name]:9.0f} turns/s {statistics.median(card_rates):9.0f}"
-            f" cards moved/s  (one turn = {per_turn:.3f} deals)"
+            f"  peer (OpenSpiel, uniform)      {peer_rate:9.0f} turns/s {cards:9.0f} cards moved/s"
         )
-    if "peer" in rates:
+    uniform = {build: _print_build(build, rounds[build], peer_rate) for build in builds}
+    if len(builds) == 2:
         print(
-            f"  uniform legal play / peer: {rates['uniform'] / rates['peer']:.2f}x per turn;"
-            f" randomplay / peer: {rates['random'] / rates['peer']:.2f}x"
-        )
-    if not args.no_replay:
-        hands, actions, count, over = match_to_target(engine)
-        replay_time = bench_replay(engine, hands, 5)
-        state = "to its end" if over else "NOT finished"
-        print(
-            f"  replay of a 5,000-point classic match ({count} hands, {actions} actions, {state})"
-            f"  {replay_time * 1e3:8.1f} ms  ({replay_time / deal_time:.0f} deals)"
-        )
-        hands, actions = long_match(engine, 5000)
-        replay_time = bench_replay(engine, hands, 5, {"target": 100000})
-        print(
-            f"  replay of a {actions}-action classic match (as before: target raised)"
-            f"  {replay_time * 1e3:8.1f} ms  ({replay_time / deal_time:.0f} deals)"
+            f"  uniform legal play, compiled / pure: {uniform['compiled'] / uniform['pure']:.2f}x"
         )
     return 0
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Deadline sweep benchmark: what one beat sweep costs with 1,000 and with 100,000 games waiting
-on a move, a handful of them due (design.md: ratios against a baseline of the same run).
+on a move, a handful of them due (docs/benchmarks.md: ratios against a baseline of the same run).
 
     .venv/bin/python bench/sweep.py [--sizes 1000 100000] [--samples 200]
 

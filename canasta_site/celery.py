@@ -92,5 +92,5 @@ def _configure_background_work(sender: Celery, **kwargs: Any) -> None:
     if str(sender.conf.broker_url).startswith("filesystem://"):
         # The filesystem transport expects its folders to exist, in producers and workers alike.
         options = sender.conf.broker_transport_options
-        for key in ("data_folder_in", "data_folder_out", "control_folder"):
+        for key in ("data_folder_in", "data_folder_out", "control_folder", "processed_folder"):
             Path(options[key]).mkdir(parents=True, exist_ok=True)

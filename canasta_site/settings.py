@@ -65,6 +65,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # A URL over 4094 characters: 414, in the error shape under /api/ (before any other work).
     "api.middleware.url_length_middleware",
+    # NUL or a lone surrogate in the path, query, headers or a JSON or form body: 400 (on
+    # PostgreSQL it was a 500 once it reached a query).
+    "api.middleware.unstorable_middleware",
+    # RateLimit / RateLimit-Policy on every response of a limited request (api/throttles.py).
+    "api.middleware.rate_limit_headers_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (docs/deployment.md); runserver serves them
@@ -166,8 +171,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "control_folder": str(_broker_dir / "control"),
+        # Where a worker claims a message by renaming it (one filesystem with the queue).
+        "processed_folder": str(_broker_dir / "claimed"),
         "polling_interval": 0.5,
     }
+    # kombu's filesystem transport with whole message files (canasta_site/broker.py).
+    CELERY_BROKER_TRANSPORT = "canasta_site.broker:Transport"
     # Broadcast (remote control) would leave a queue of files per worker that ever ran.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
 else:
@@ -200,6 +209,8 @@ CELERY_TIMEZONE = "UTC"
 # Periodic work, in seconds (canasta_site/celery.py builds the beat schedule from these).
 CANASTA_SWEEP_SECONDS = float(os.environ.get("CANASTA_SWEEP_SECONDS", "60"))
 CANASTA_DIGEST_SECONDS = float(os.environ.get("CANASTA_DIGEST_SECONDS", "600"))
+# A digest reader due with nothing waiting is looked at again this much later that day.
+CANASTA_DIGEST_RECHECK_MINUTES = float(os.environ.get("CANASTA_DIGEST_RECHECK_MINUTES", "60"))
 # For games.tasks.sweep_deadlines, scheduled as soon as that task exists.
 CANASTA_DEADLINE_SWEEP_SECONDS = float(os.environ.get("CANASTA_DEADLINE_SWEEP_SECONDS", "60"))
 # Outbox delivery: a claimed row that is not finished after the visibility timeout (its worker
@@ -210,7 +221,13 @@ CANASTA_OUTBOX_VISIBILITY_SECONDS = float(
 )
 CANASTA_OUTBOX_BACKOFF_SECONDS = float(os.environ.get("CANASTA_OUTBOX_BACKOFF_SECONDS", "60"))
 CANASTA_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("CANASTA_OUTBOX_MAX_ATTEMPTS", "6"))
+# Rows a worker claims at a time when it drains the due outbox (there is no cap per sweep).
 CANASTA_OUTBOX_SWEEP_BATCH = int(os.environ.get("CANASTA_OUTBOX_SWEEP_BATCH", "100"))
+# The worker processes the outbox sweep fans a backlog out to when the workers cannot be asked
+# (the embedded broker has no remote control): the concurrency scripts/serve starts.
+CANASTA_WORKER_PROCESSES = int(
+    os.environ.get("CANASTA_WORKER_PROCESSES") or os.environ.get("CELERY_CONCURRENCY") or "2"
+)
 CANASTA_MAX_ABSENCE_DAYS_PER_YEAR = int(os.environ.get("CANASTA_MAX_ABSENCE_DAYS_PER_YEAR", "30"))
 # Links in emails point here. Unset, it is the address scripts/serve and the Procfile's web
 # process listen on: the same PORT (8000 when unset), so a service started on another port
@@ -355,6 +372,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Canasta by correspondence",
     "DESCRIPTION": "Play Canasta one move at a time.",
     "VERSION": "1.0.0",
+    # OpenAPI 3.1: null is a type (`oneOf: [{$ref}, {type: null}]`), which strict validators
+    # read as meant; 3.0's `nullable` beside a bare `allOf` is not nullable to them (issue 29).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -366,6 +386,10 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_links",
         "api.schema.pin_discriminators",
+        # Every status an operation can answer and the headers it sends, from its view class;
+        # no `nullable` left in a 3.1 schema (issue 29, docs/api.md#contract-and-guarantees).
+        "api.schema.complete_responses",
+        "api.schema.null_as_type",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",

@@ -11,12 +11,12 @@ The feed and webhooks send the same JSON for an event (`event_entry`):
 
 `data` has `game` (id, url, variant, players), `seat` (the reader's) and `names` (by seat),
 plus per kind: move: `moves` (log entries as on GET /games/{id}/moves/), `version`, `turn`,
-`status`; your_turn: `view`, `legal`, `deadline`; hand_over: `hand_result`, `totals`;
+`status`; your_turn: `view`, `legal`, `actions`, `version`, `deadline`; hand_over: `hand_result`, `totals`;
 match_over: `totals`, `winner_side`, `reason`; timeout: `timed_out_seat`, `policy`,
 `handed_to_bot`, `view`, `deadline`.
 
 The stored facts per kind: move: version, turn, status (only when not "active"; the moves
-are the log's first_seq..seq); your_turn: deadline (only when there is one); hand_over: hand_result, totals; match_over: totals,
+are the log's first_seq..seq); your_turn: version, deadline (only when there is one); hand_over: hand_result, totals; match_over: totals,
 winner_side, reason; timeout: timed_out_seat, policy, handed_to_bot, deadline.
 """
 
@@ -100,8 +100,15 @@ def _data(reading: _Reading, event: Any, game: Game, seat: int | None) -> dict[s
     elif event.kind == "your_turn":
         table = reading.table(game, event.seq)
         data["view"] = engine.player_view(table, seat) if table is not None else None
-        legal = engine.legal_actions(table, seat).to_json() if table and seat is not None else None
-        data.update(legal=legal, deadline=facts.get("deadline"))
+        legal = engine.legal_actions(table, seat) if table and seat is not None else None
+        data.update(
+            legal=legal.to_json() if legal is not None else None,
+            # Concrete actions, each accepted as it is by POST .../actions/, and the version
+            # to send with them: the turn needs no GET first.
+            actions=legal.actions() if legal is not None else [],
+            version=facts.get("version"),
+            deadline=facts.get("deadline"),
+        )
     elif event.kind == "timeout":
         for key in ("timed_out_seat", "policy", "handed_to_bot"):
             data[key] = facts.get(key)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any, TypedDict
 from uuid import UUID
@@ -67,27 +66,6 @@ def events_for_webhook(*, webhook: Webhook, limit: int = EVENTS_PAGE_DEFAULT) ->
 def last_event_id(*, user: Any) -> int:
     last = _events_of(user).order_by("-id").values_list("id", flat=True)
     return next(iter(last[:1]), 0)
-
-
-def events_wait(
-    *,
-    user: Any,
-    after: int,
-    wait: float,
-    limit: int = EVENTS_PAGE_DEFAULT,
-    poll: float | None = None,
-) -> list[Event]:
-    """events_after, but when there is nothing yet, look again every `poll` seconds for up
-    to `wait` seconds (a long poll). Each look is one indexed query outside any transaction,
-    so it sees every commit; the request holds its worker thread while it waits."""
-    poll = settings.CANASTA_EVENTS_POLL_SECONDS if poll is None else poll
-    deadline = time.monotonic() + max(0.0, wait)
-    while True:
-        events = events_after(user=user, after=after, limit=limit)
-        remaining = deadline - time.monotonic()
-        if events or remaining <= 0:
-            return events
-        time.sleep(min(poll, remaining))
 
 
 def webhooks_of(*, user: Any) -> QuerySet[Webhook]:

@@ -185,6 +185,33 @@ def _discard_cards(line: str, words: dict | None = None) -> list[str]:
     return [c.strip() for c in rest.split(separator) if c.strip()]
 
 
+def _draw_phase_choice(
+    choices: list[str], w: dict[str, str], rng: random.Random, simple: bool
+) -> str:
+    """Take the pile now and then (or when drawing is not offered), else draw."""
+    takes = [c for c in choices if c.startswith(w["take"])]
+    if takes and ((not simple and rng.random() < 0.3) or w["draw"] not in choices):
+        return rng.choice(takes)
+    return w["draw"]
+
+
+def _play_phase_choice(
+    text: str, choices: list[str], w: dict[str, str], rng: random.Random, simple: bool
+) -> str:
+    """Sometimes one listed meld and a discard of a card it does not use, else a discard."""
+    discards = next((_discard_cards(c, w) for c in choices if c.startswith(w["discard"])), [])
+    melds = [c for c in choices if c.startswith(w["melds"])]
+    if melds and not simple and rng.random() < 0.5:
+        meld = rng.choice(melds)
+        used = [t for t in re.split(r"[\s,]+", meld) if _CARD.match(t)]
+        left = [c for c in discards if c not in used]
+        if left and hand_size(text) - len(used) >= 2:
+            return f"{meld}; {w['discard']}{rng.choice(left)}"
+    if discards:
+        return f"{w['discard']}{rng.choice(discards)}"
+    return w["status"]
+
+
 def choose_commands(text: str, rng: random.Random, *, simple: bool = False) -> str:
     """Commands for the turn shown in ``text``, chosen among its "WHAT YOU CAN DO NOW" lines.
 
@@ -199,22 +226,9 @@ def choose_commands(text: str, rng: random.Random, *, simple: bool = False) -> s
             return line[len(w["go_out"]) :].strip()
     if w["yes"] in choices:
         return w["yes"]
-    takes = [c for c in choices if c.startswith(w["take"])]
-    if w["draw"] in choices or takes:
-        if takes and ((not simple and rng.random() < 0.3) or w["draw"] not in choices):
-            return rng.choice(takes)
-        return w["draw"]
-    discards = next((_discard_cards(c, w) for c in choices if c.startswith(w["discard"])), [])
-    melds = [c for c in choices if c.startswith(w["melds"])]
-    if melds and not simple and rng.random() < 0.5:
-        meld = rng.choice(melds)
-        used = [t for t in re.split(r"[\s,]+", meld) if _CARD.match(t)]
-        left = [c for c in discards if c not in used]
-        if left and hand_size(text) - len(used) >= 2:
-            return f"{meld}; {w['discard']}{rng.choice(left)}"
-    if discards:
-        return f"{w['discard']}{rng.choice(discards)}"
-    return w["status"]
+    if w["draw"] in choices or any(c.startswith(w["take"]) for c in choices):
+        return _draw_phase_choice(choices, w, rng, simple)
+    return _play_phase_choice(text, choices, w, rng, simple)
 
 
 # --- writing a reply ---------------------------------------------------------------------

@@ -29,7 +29,7 @@ Jack. Cards are shown with the suit symbols (``D♠``), which every language rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from games.engine.cards import JOKER, is_wild, sort_key
 
@@ -64,7 +64,7 @@ SUIT_NAMES: dict[str, dict[str, str]] = {
 }
 RANK_NAMES: dict[str, dict[str, str]] = {
     "en": {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"},
-    "de": {"A": "As", "K": "König", "Q": "Dame", "J": "Bube", "T": "10"},
+    "de": {"A": "Ass", "K": "König", "Q": "Dame", "J": "Bube", "T": "10"},
     "is": {"A": "ás", "K": "kóngur", "Q": "drottning", "J": "gosi", "T": "10"},
 }
 JOKER_NAMES = {"en": "Joker", "de": "Joker", "is": "jóker"}
@@ -119,7 +119,7 @@ RANK_PLURALS: dict[str, dict[str, str]] = {
 # Meld keys that are not a rank of natural cards (docs/formats.md "melds").
 SPECIAL_KEYS: dict[str, dict[str, str]] = {
     "en": {"W": "Wild cards", "3": "Black threes", "wild": "Wild cards"},
-    "de": {"W": "Joker und Zweien", "3": "Schwarze Dreien", "wild": "Joker und Zweien"},
+    "de": {"W": "Joker und Zweien", "3": "Schwarze Dreier", "wild": "Joker und Zweien"},
     "is": {"W": "Jókerar og tvistar", "3": "Svartir þristar", "wild": "Jókerar og tvistar"},
 }
 # Tiles (variant `tiles`): numbers 1-13 in four colours.
@@ -185,7 +185,8 @@ def typed_card(card: str, variant: str = "classic", lang: str = DEFAULT_LANGUAGE
 
 
 def card_name(card: str, variant: str = "classic", lang: str = DEFAULT_LANGUAGE) -> str:
-    """A card spoken in full: "Queen of spades", "Pik Dame", "spaði drottning"."""
+    """A card spoken in full: "Queen of spades", "Pik-Dame" / "Herz-Ass" (German writes the
+    pair as one word, with a hyphen: Duden), "spaði drottning"."""
     lang = language_code(lang)
     if variant == "tiles":
         return tile_name(card, lang)
@@ -195,6 +196,8 @@ def card_name(card: str, variant: str = "classic", lang: str = DEFAULT_LANGUAGE)
     suit = SUIT_NAMES[lang][card[1]]
     if lang == "en":
         return f"{rank} of {suit}"
+    if lang == "de":
+        return f"{suit}-{rank}"
     return f"{suit} {rank}"
 
 
@@ -255,8 +258,3 @@ def hand_groups(hand: Iterable[str]) -> list[list[str]]:
             last = key
         groups[-1].append(card)
     return groups
-
-
-def sorted_codes(cards: Sequence[str]) -> list[str]:
-    """Cards in display order (high to low, wild cards last)."""
-    return sorted(cards, key=sort_key)

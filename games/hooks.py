@@ -7,8 +7,9 @@ them. Each of those apps fills these registries from its AppConfig.ready():
   ``invitation_sent``, ``games_retired``): sent in
   the transaction that made the change, so what a receiver writes (an outbox row, a feed
   event) commits or rolls back with it;
-- questions (``absence_intervals``, ``absences_of``, ``auto_draw_wanted``): one answer each, and a default
-  when no app answers (no absences, no forced draw);
+- questions (``absence_intervals``, ``absences_of``, ``auto_draw_wanted``,
+  ``users_confirmed``): one answer each, and a default when no app answers (no absences, no
+  forced draw, nobody confirmed);
 - seat reads (``seat_read_register``): what the receivers read about each seated user, joined
   to the seat rows when a game is locked (games.services.common.game_lock), so that a move's
   notifications take no query per seat.
@@ -143,6 +144,8 @@ AbsenceIntervals = Callable[[Any, datetime], list[tuple[datetime, datetime]]]
 AbsencesOf = Callable[[list[Any], datetime], Iterable[tuple[Any, datetime, datetime]]]
 # (user_id, pile_closed, user) -> whether the service draws for this player at turn start.
 AutoDrawWanted = Callable[[Any, bool, Any], bool]
+# (user_ids) -> the ids among them whose account has a confirmed email address.
+UsersConfirmed = Callable[[list[Any]], set[Any]]
 
 
 def _no_absences(user: Any, after: datetime) -> list[tuple[datetime, datetime]]:
@@ -157,11 +160,16 @@ def _no_auto_draw(user_id: Any, pile_closed: bool, user: Any) -> bool:
     return False
 
 
+def _nobody_confirmed(user_ids: list[Any]) -> set[Any]:
+    return set()
+
+
 @dataclass
 class _Answers:
     absence_intervals: AbsenceIntervals = _no_absences
     absences_of: AbsencesOf = _nobody_absent
     auto_draw_wanted: AutoDrawWanted = _no_auto_draw
+    users_confirmed: UsersConfirmed = _nobody_confirmed
 
 
 _answers = _Answers()
@@ -179,6 +187,10 @@ def auto_draw_wanted_answer(answer: AutoDrawWanted) -> None:
     _answers.auto_draw_wanted = answer
 
 
+def users_confirmed_answer(answer: UsersConfirmed) -> None:
+    _answers.users_confirmed = answer
+
+
 def absence_intervals(*, user: Any, after: datetime) -> list[tuple[datetime, datetime]]:
     """When ``user`` is away (the turn clock stops then), as registered by notifications."""
     return _answers.absence_intervals(user, after)
@@ -193,6 +205,12 @@ def absences_of(*, user_ids: list[Any], now: datetime) -> Iterable[tuple[Any, da
 def auto_draw_wanted(*, user_id: Any, pile_closed: bool, user: Any = None) -> bool:
     """Whether the service draws for this player at the start of their turn (mail play)."""
     return _answers.auto_draw_wanted(user_id, pile_closed, user)
+
+
+def users_confirmed(*, user_ids: list[Any]) -> set[Any]:
+    """The users among ``user_ids`` with a confirmed address (registered by notifications):
+    only they play rated matches (games.services.ratings)."""
+    return _answers.users_confirmed(user_ids) if user_ids else set()
 
 
 # --- seat reads ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The game domain's tables: a game, its seats, its hands, the append-only move log, the state
-snapshot and idempotency records (design.md, "The shape").
+snapshot and idempotency records (docs/architecture.md, "Game services").
 
 Writes go through games/services/, reads through games/selectors.py: nothing here holds
 business rules beyond what the database itself enforces.

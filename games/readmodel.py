@@ -1,5 +1,5 @@
 """The read model of a game: the plain dicts the API answers with and the pages draw from
-(design.md: hot read paths build plain dicts). api.presenters and web.presenters both use it.
+(docs/architecture.md, "The layers": hot read paths build plain dicts). api.presenters and web.presenters both use it.
 
 Every card that leaves the server passes through here, and only through the engine's filters:
 engine.player_view for tables and engine.event_for for the move log. A hand's seed is shown

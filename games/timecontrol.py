@@ -4,8 +4,7 @@ A turn has ``seconds`` of *running* time. The clock stops during paused
 intervals: weekends (Saturday 00:00 to Monday 00:00 UTC) when the game pauses
 them, and the absences (vacations) of the player whose turn it is. The
 deadline is the moment the running time is used up; it is stored in an indexed
-database column and swept by Celery beat (design.md, "Time, without long
-Celery countdowns").
+database column and swept by Celery beat (docs/background-work.md, "The sweep").
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ class NotificationsConfig(AppConfig):
         hooks.absence_intervals_answer(
             lambda user, after: selectors.absence_intervals(user=user, after=after)
         )
+        # Only players with a confirmed address play rated matches (docs/ratings.md).
+        hooks.users_confirmed_answer(lambda user_ids: selectors.users_confirmed(user_ids=user_ids))
         # Absences are shown with the game, to everyone at the table (games.readmodel).
         hooks.absences_of_answer(
             lambda user_ids, now: (

@@ -18,14 +18,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.html import urlize
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import display
+from games import display, l10n
 from games.mail.formatting import word
-from games.mail.text import game_line, render_table_html, render_table_text
+from games.mail.text import game_line, render_table_html, render_table_text, table_line
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
 from notifications.sheetmail import hands_text, sheet_html, sheet_text, side_labels
@@ -52,15 +52,14 @@ class RenderedEmail:
 
 
 def when(iso: str | None) -> str:
-    """A moment in the reader's time zone and language (active ones): "Wed 02 Dec 2026,
-    02:39 UTC", "Mi 02 Dez 2026, 03:39 CET"."""
+    """A moment in the reader's time zone and language (active ones), CLDR's pattern
+    (games/l10n.py): "Wed, Dec 2, 2026, 02:39 UTC", "Mi., 2. Dez. 2026, 03:39 MEZ"."""
     if not iso:
         return _("no deadline")
     moment = datetime.fromisoformat(iso)
     if timezone.is_naive(moment):
         moment = moment.replace(tzinfo=UTC)
-    local = timezone.localtime(moment)
-    return f"{formats.date_format(local, 'D d M Y, H:i')} {local.tzname()}"
+    return l10n.moment(moment, year=True)
 
 
 def _game_line(game: dict[str, Any]) -> str:
@@ -73,11 +72,9 @@ def _name(names: Sequence[str], seat: Any) -> str:
     return _("seat %(seat)s") % {"seat": seat}
 
 
-def _totals(totals: Sequence[int]) -> str:
-    return ", ".join(
-        _("side %(side)d: %(total)d") % {"side": side, "total": total}
-        for side, total in enumerate(totals)
-    )
+def _totals(totals: Sequence[int], labels: Sequence[str]) -> str:
+    """ "Your side 135, Hildegard & Klaus 1,425": sides named by their players."""
+    return l10n.scores(totals, labels)
 
 
 def _table(
@@ -228,10 +225,13 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     event = payload.get("hand_result") or {}
     result = event.get("result") or {}
     values = {"hand": event.get("hand"), "game": _game_line(game)}
+    labels = _side_labels(payload)
     lines = [_("Hand %(hand)s of %(game)s is over.") % values]
     if result.get("scores"):
-        lines.append(_("Scores of the hand: %(scores)s") % {"scores": _totals(result["scores"])})
-    lines.append(_("Match totals: %(totals)s") % {"totals": _totals(payload.get("totals") or [])})
+        scores = _totals(result["scores"], labels)
+        lines.append(_("Scores of the hand: %(scores)s") % {"scores": scores})
+    totals = _totals(payload.get("totals") or [], labels)
+    lines.append(_("Match totals: %(totals)s") % {"totals": totals})
     return _Parts(
         _("Hand %(hand)s over: %(game)s") % values,
         lines,
@@ -246,24 +246,32 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     )
 
 
-def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
-    game = payload["game"]
+def _outcome(payload: dict[str, Any], labels: Sequence[str]) -> str:
+    """Who won, named as a person would: "You won.", "Your side won.", "Hildegard won.",
+    "Hildegard & Klaus won." (the verb agrees with the number of winners)."""
     winner = payload.get("winner_side")
     seat = payload.get("seat")
-    sides = max(1, len(payload.get("totals") or []))
-    if winner is None:
-        outcome = _("It ended without a single winner.")
-    elif isinstance(seat, int) and seat % sides == winner:
-        outcome = _("Your side won.")
-    else:
-        outcome = _("Side %(side)s won.") % {"side": winner}
-    values = {"game": _game_line(game), "outcome": outcome}
+    sides = max(1, len(labels))
+    players = int((payload.get("game") or {}).get("players") or sides)
+    if not isinstance(winner, int) or not 0 <= winner < sides:
+        return _("It ended without a single winner.")
+    if isinstance(seat, int) and seat % sides == winner:
+        return _("You won.") if players == sides else _("Your side won.")
+    return ngettext("%(names)s won.", "%(names)s won.", players // sides) % {
+        "names": labels[winner]
+    }
+
+
+def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
+    game = payload["game"]
     labels = _side_labels(payload)
+    values = {"game": _game_line(game), "outcome": _outcome(payload, labels)}
     return _Parts(
         _("Match over: %(game)s") % values,
         [
             _("The match %(game)s is over. %(outcome)s") % values,
-            _("Final totals: %(totals)s") % {"totals": _totals(payload.get("totals") or [])},
+            _("Final totals: %(totals)s")
+            % {"totals": _totals(payload.get("totals") or [], labels)},
             *hands_text(payload.get("hands") or [], labels),
         ],
         sheet=_sheet(payload),
@@ -362,7 +370,9 @@ def _password_reset(payload: dict[str, Any], reply_to: str | None) -> _Parts:
 
 def _invitation(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     inviter = str(payload.get("inviter", ""))
-    table = str(payload.get("table", ""))
+    facts = payload.get("table_facts")
+    # Written in the reader's language now; rows queued before table_facts keep their label.
+    table = table_line(**facts) if isinstance(facts, dict) else str(payload.get("table", ""))
     if payload.get("rematch"):
         subject = _("%(inviter)s offers a rematch") % {"inviter": inviter}
         first = _("%(inviter)s offers a rematch at the same table: %(table)s.") % {
@@ -458,6 +468,20 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     )
 
 
+class _Message(EmailMultiAlternatives):
+    """A message whose MIME form is built once: the sender builds it to check it before any
+    connection (notifications.services.delivery) and the backend would build it again."""
+
+    _built: Any = None
+
+    def message(self, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            return super().message(*args, **kwargs)
+        if self._built is None:
+            self._built = super().message()
+        return self._built
+
+
 def build_message(
     *,
     kind: str,
@@ -471,7 +495,7 @@ def build_message(
     """``headers``: notifications.headers.message_headers of the row (threading, Date,
     unsubscribe); without them the email is still marked automatic."""
     email = render(kind=kind, payload=payload, reply_to=reply_to, lang=lang, time_zone=time_zone)
-    message = EmailMultiAlternatives(
+    message = _Message(
         subject=email.subject,
         body=email.text,
         from_email=settings.DEFAULT_FROM_EMAIL,

@@ -76,11 +76,13 @@ def thread_subject(payload: Mapping[str, Any]) -> str | None:
 
 
 def thread_ids(row: Outbox) -> list[str]:
-    """The Message-IDs of the earlier emails of the row's game sent to its recipient, oldest
-    first: the thread this email continues (empty: it starts one)."""
+    """The Message-IDs of the emails sent to the row's recipient about its game, oldest
+    first, as References names them: the thread's root and the latest MAX_REFERENCES - 1 (the middle is
+    left out, and so is the cost of a digest for each of its emails: a long game's thread
+    holds dozens; _chain keeps the same ones). Empty: the email starts one."""
     if row.game_id is None:
         return []
-    earlier = (
+    earlier = list(
         Outbox.objects.filter(
             recipient_id=row.recipient_id,
             game_id=row.game_id,
@@ -91,6 +93,8 @@ def thread_ids(row: Outbox) -> list[str]:
         .order_by("sent_at", "pk")
         .values_list("pk", "created_at")
     )
+    if len(earlier) > MAX_REFERENCES:
+        earlier = [earlier[0], *earlier[-(MAX_REFERENCES - 1) :]]
     return [message_id(pk=pk, created_at=created) for pk, created in earlier]
 
 

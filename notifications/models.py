@@ -142,6 +142,12 @@ class NotificationPreference(models.Model):
         default=7, help_text="Hour in the user's time zone, 0-23"
     )
     last_digest_at = models.DateTimeField(null=True, blank=True)
+    # When the digest sweep next looks at this user (notifications/services/digests.py): their
+    # digest hour, or a recheck later that day when nothing was waiting, or tomorrow's hour
+    # after a digest. None: at the next sweep (new, or email_mode, digest_hour or time_zone
+    # changed), which computes it. The sweep reads the due ones through an index, so its
+    # cost follows the users due, not the digest readers.
+    digest_due_at = models.DateTimeField(null=True, blank=True)
     # The language of everything the service writes to this user (pages, emails, API
     # messages) and the extra command language its emails accept besides English.
     language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH)
@@ -164,6 +170,13 @@ class NotificationPreference(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(digest_hour__lte=23), name="preference_digest_hour_valid"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["digest_due_at", "user"],
+                condition=Q(email_mode="digest"),
+                name="preference_digest_due_idx",
             )
         ]
 

@@ -26,7 +26,7 @@ from games.players import player_name
 from notifications import payloads
 from notifications.models import Absence, OutboxKind
 from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
-from notifications.services.preferences import language_of
+from notifications.services.preferences import language_of, time_zone_of
 
 
 def _seat_annotations(now: datetime) -> dict[str, Any]:
@@ -181,6 +181,12 @@ def on_invitation_sent(change: InvitationSent) -> None:
         "game_id": str(game.pk),
         "inviter": player_name(change.inviter),
         "table": change.label,
+        # The email writes the table's line in its reader's language when it is sent.
+        "table_facts": {
+            "variant": game.variant,
+            "players": game.players,
+            "turn_seconds": game.turn_seconds,
+        },
         "rematch": game.rematch_of_id is not None,
         "by_email": change.user is None,
         "expires_at": change.expires_at.isoformat() if change.expires_at else None,
@@ -188,6 +194,9 @@ def on_invitation_sent(change: InvitationSent) -> None:
     if change.user is None:
         payload["invitation_id"] = change.invitation_id
         payload["language"] = language_of(user=change.inviter)
+        # The invitee has no zone yet: the expiry is told in the inviter's, who most often
+        # lives where the friend they invite does (better than UTC for a player in Berlin).
+        payload["time_zone"] = time_zone_of(user=change.inviter)
         key = f"invitation:{change.invitation_id}"
     else:
         payload["link"] = payloads.game_url(game.pk) + "join/"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet
 
 from games.models import Game, GameStatus, Seat, SeatKind
@@ -30,6 +31,19 @@ def games_waiting_for(*, user: User) -> QuerySet[Game]:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by(F("deadline").asc(nulls_last=True), "created_at", "pk")
     )
+
+
+def users_confirmed(*, user_ids: list[Any]) -> set[Any]:
+    """The ids among `user_ids` whose address is confirmed: set and not pending, as
+    notifications.services.preferences.email_confirmed judges one user (a legacy account
+    without a preference row counts as confirmed for its address)."""
+    confirmed = (
+        get_user_model()
+        .objects.filter(pk__in=user_ids, is_active=True)
+        .exclude(email="")
+        .exclude(notification_preference__email_pending=True)
+    )
+    return set(confirmed.values_list("pk", flat=True))
 
 
 def absences_of(*, user_ids: list[Any], now: datetime) -> QuerySet[Absence]:

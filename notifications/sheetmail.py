@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import l10n
 from games.engine.cards import sort_key
 from games.mail.text import card_label
 
@@ -29,12 +30,13 @@ def _canasta_names() -> dict[str, str]:
 
 
 def side_labels(names: Sequence[str], seat: int | None, sides: int, players: int) -> list[str]:
-    """Side names for a recipient: "your side", else the members' names ("carol & dave")."""
+    """Side names for a recipient: "Your side" ("You" when every player is a side of their
+    own: a two-player game has no team), else the members' names ("carol & dave")."""
     mine = seat % sides if isinstance(seat, int) and sides else None
     out = []
     for side in range(sides):
         if side == mine:
-            out.append(_("Your side"))
+            out.append(_("You") if players == sides else _("Your side"))
         else:
             members = [
                 names[s] if s < len(names) else "?" for s in range(players) if s % sides == side
@@ -44,7 +46,7 @@ def side_labels(names: Sequence[str], seat: int | None, sides: int, players: int
 
 
 def _signed(points: int) -> str:
-    return f"{points:+,}" if points else "0"
+    return l10n.signed(points)
 
 
 def _cards(codes: Sequence[str], variant: str) -> str:
@@ -56,8 +58,8 @@ def _canasta_cell(side: Mapping[str, Any], kind: str) -> str:
         if line.get("kind") == kind:
             return _("%(count)d × %(each)s = %(points)s") % {
                 "count": line["count"],
-                "each": f"{line['each']:,}",
-                "points": f"{line['points']:,}",
+                "each": l10n.number(line["each"]),
+                "points": l10n.number(line["points"]),
             }
     return "—"
 
@@ -75,7 +77,7 @@ def _left(side: Mapping[str, Any]) -> str:
     points = int(side.get("in_hand", 0))
     return ngettext("%(count)d card: %(points)s", "%(count)d cards: %(points)s", count) % {
         "count": count,
-        "points": f"{-points:+,}" if points else "0",
+        "points": l10n.signed(-points),
     }
 
 
@@ -83,7 +85,7 @@ def sheet_rows(sheet: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     """(label, one cell per side) for each line of the sheet."""
     sides = sheet.get("sides") or []
     variant = str(sheet.get("variant", "classic"))
-    rows = [(_("Cards melded"), [f"{s['melded']:,}" for s in sides])]
+    rows = [(_("Cards melded"), [l10n.number(s["melded"]) for s in sides])]
     kinds = [k for k in _canasta_names() if any(_canasta_cell(s, k) != "—" for s in sides)]
     rows += [(_canasta_names()[k], [_canasta_cell(s, k) for s in sides]) for k in kinds]
     if any(s.get("red_threes") for s in sides):
@@ -100,8 +102,8 @@ def sheet_rows(sheet: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
         )
     rows.append((_("Going out"), [_going_out(s) for s in sides]))
     rows.append((_("Cards left in hand"), [_left(s) for s in sides]))
-    rows.append((_("Hand total"), [f"{s['total']:,}" for s in sides]))
-    rows.append((_("Match total"), [f"{s['match_total']:,}" for s in sides]))
+    rows.append((_("Hand total"), [l10n.number(s["total"]) for s in sides]))
+    rows.append((_("Match total"), [l10n.number(s["match_total"]) for s in sides]))
     return rows
 
 
@@ -174,10 +176,12 @@ def hands_text(hands: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> lis
     out = []
     for hand in hands:
         scores = ", ".join(
-            f"{lab} {score:,}" for lab, score in zip(labels, hand.get("scores") or [], strict=False)
+            f"{lab} {l10n.number(score)}"
+            for lab, score in zip(labels, hand.get("scores") or [], strict=False)
         )
         totals = ", ".join(
-            f"{lab} {total:,}" for lab, total in zip(labels, hand.get("totals") or [], strict=False)
+            f"{lab} {l10n.number(total)}"
+            for lab, total in zip(labels, hand.get("totals") or [], strict=False)
         )
         if scores:
             out.append(

@@ -18,12 +18,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from accounts.services.addresses import address_mark_verified
 from clients.services.tokens import account_token_create
 from games import engine
 from games.engine.randomplay import random_action
-from games.models import Game, GameState
+from games.models import Game, GameState, Move, RatingChange
 from games.services import lobby
 from games.services.moves import moves_submit
+from games.services.ratings import match_long_enough
 
 CAST = ("alice", "bob", "carol", "dave", "eve")
 PASSWORD = "a-long-enough-password-42"
@@ -34,6 +36,37 @@ def make_user(username: str) -> Any:
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
     user.api_key = account_token_key(user)
     return user
+
+
+def address_confirmed(user: Any) -> Any:
+    """Give `user` a confirmed address (only such players play rated matches)."""
+    user.email = f"{user.get_username()}@example.com"
+    user.save(update_fields=["email"])
+    address_mark_verified(user=user)
+    return user
+
+
+def rated_against(user: Any, opponents: list[Any], family: str = "classic") -> None:
+    """Record for `user` one rated two-player match of `family` against each of `opponents`
+    (seats and a rating change, as the leaderboard reads them; the rating row is the
+    caller's)."""
+    for other in opponents:
+        game = lobby.game_create(
+            creator=user, variant=family, players=2, options={"seating": "invitation"}
+        )
+        game = lobby.game_join(game_id=game.pk, user=other)
+        RatingChange.objects.create(
+            user=user,
+            game=game,
+            family=family,
+            mu_before=25.0,
+            sigma_before=8.0,
+            display_before=1000,
+            mu=26.0,
+            sigma=7.0,
+            display=1100,
+            rank=1,
+        )
 
 
 def account_token_key(user: Any) -> str:
@@ -101,6 +134,20 @@ def play_random(game: Game, moves: int, rng: random.Random | None = None) -> Gam
     return game
 
 
+def play_long_enough(game: Game, seed: int = 3) -> Game:
+    """Play until every side has played the turns of its own a rated match needs
+    (ratings.MIN_OWN_TURNS), up to the start of a turn."""
+    rng = random.Random(seed)
+    while not match_long_enough(game) or current_table(game).turn == _last_mover(game):
+        game = play_random(game, 1, rng)
+    assert game.status == "active"
+    return game
+
+
+def _last_mover(game: Game) -> int | None:
+    return Move.objects.filter(game=game).order_by("-seq").values_list("seat", flat=True).first()
+
+
 def play_until_hand_ends(game: Game, rng: random.Random | None = None) -> Game:
     rng = rng or random.Random(0)
     hand = current_table(game).hand
@@ -118,6 +165,12 @@ def fast_password_hashing(settings: Any) -> None:
 @pytest.fixture
 def users(db: Any) -> dict[str, Any]:
     return {name: make_user(name) for name in CAST}
+
+
+@pytest.fixture
+def confirmed_users(users: dict[str, Any]) -> dict[str, Any]:
+    """The cast with confirmed addresses: only such players play rated matches."""
+    return {name: address_confirmed(user) for name, user in users.items()}
 
 
 @pytest.fixture

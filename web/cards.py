@@ -89,16 +89,6 @@ def sorted_cards(
     return cards(sorted(codes, key=sort_key), variant, display)
 
 
-def short_label(
-    code: str, variant: str = "classic", display: Mapping[str, str] | None = None
-) -> str:
-    """One card as text: ``7♥``, ``10♠``, ``JK``; tiles ``7 red``."""
-    shown = card(code, variant, display)
-    if variant == "tiles":
-        return str(shown["name"])
-    return f"{shown['rank']}{shown['suit']}" if code != JOKER else "JK"
-
-
 def hand_groups(
     hand: Iterable[str], variant: str = "classic", display: Mapping[str, str] | None = None
 ) -> list[dict[str, Any]]:

@@ -399,6 +399,10 @@ class LocaleForm(forms.Form):
     )
 
 
+# A date input (type="date") takes only ISO dates: a localized "02.12.2026" leaves it empty.
+ISO_DATE = "%Y-%m-%d"
+
+
 class AbsenceForm(forms.Form):
     """A vacation in whole days of the reader's time zone: from the start of ``starts``
     (today: from now) to the start of ``returns``."""
@@ -406,12 +410,12 @@ class AbsenceForm(forms.Form):
     starts = forms.DateField(
         required=False,
         label=gettext_lazy("Away from"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DATE),
         help_text=gettext_lazy("Leave empty to start now."),
     )
     returns = forms.DateField(
         label=gettext_lazy("Back on"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DATE),
         help_text=gettext_lazy("Days in your time zone (Settings)."),
     )
 

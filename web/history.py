@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from api.presenters import move_entry
-from games import selectors
+from games import l10n, selectors
 from games.models import Game, Move
 from web import cards as shown
 
@@ -330,9 +330,4 @@ def history(
 
 def scores_text(scores: Sequence[int], sides: Sequence[str] = ()) -> str:
     """``[725, 910]`` -> "Bot 1 & Bot 3 725, your side 910" (or "725 / 910" unnamed)."""
-    if len(sides) != len(scores):
-        return " / ".join(f"{s:,}" for s in scores)
-    return ", ".join(
-        _("%(side)s %(score)s") % {"side": name, "score": f"{score:,}"}
-        for name, score in zip(sides, scores, strict=True)
-    )
+    return l10n.scores(scores, sides)

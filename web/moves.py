@@ -10,7 +10,7 @@ form post. Keep the two in step.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,62 +98,83 @@ def add_target(cards: Sequence[str], add_to: str, meld_keys: Iterable[str]) -> s
     raise SelectionError(_("Choose the meld to add the wild cards to."))
 
 
+Actions = list[dict[str, Any]]
+
+
+def _go_out(form: MoveForm, meld_keys: Iterable[str], legal: Mapping[str, Any]) -> Actions:
+    steps = [dict(step) for step in legal.get("going_out") or []]
+    if not steps:
+        raise SelectionError(_("You cannot go out now."))
+    return steps
+
+
+def _pickup(form: MoveForm, meld_keys: Iterable[str], legal: Mapping[str, Any]) -> Actions:
+    if not form.cards and not form.plan and legal.get("pickups"):
+        return [dict(legal["pickups"][0])]  # the pile tapped with nothing selected
+    pickup: dict[str, Any] = {"type": "pickup"}
+    if form.cards:
+        pickup["cards"] = list(form.cards)
+    if form.plan:
+        pickup["melds"] = [list(m) for m in form.plan]
+    return [pickup]
+
+
+def _meld(form: MoveForm, meld_keys: Iterable[str], legal: Mapping[str, Any]) -> Actions:
+    melds = [list(m) for m in form.plan]
+    if form.cards:
+        melds.append(list(form.cards))
+    if not melds:
+        raise SelectionError(_("Select the cards to meld first."))
+    return [{"type": "meld", "melds": melds}]
+
+
+def _add(form: MoveForm, meld_keys: Iterable[str], legal: Mapping[str, Any]) -> Actions:
+    if not form.cards:
+        raise SelectionError(_("Select the cards to add to a meld first."))
+    target = add_target(form.cards, form.add_to, meld_keys)
+    action: dict[str, Any] = {"type": "meld", "add": {target: list(form.cards)}}
+    if form.plan:
+        action["melds"] = [list(m) for m in form.plan]
+    return [action]
+
+
+def _discard(form: MoveForm, meld_keys: Iterable[str], legal: Mapping[str, Any]) -> Actions:
+    if len(form.cards) != 1:
+        raise SelectionError(_("Select exactly one card to discard."))
+    played: Actions = []
+    if form.plan:
+        # The plan is laid first: meld, then discard the last card, is one turn.
+        played.append({"type": "meld", "melds": [list(m) for m in form.plan]})
+    played.append({"type": "discard", "card": form.cards[0]})
+    return played
+
+
+_BUTTONS: dict[str, Callable[[MoveForm, Iterable[str], Mapping[str, Any]], Actions]] = {
+    "draw": lambda form, keys, legal: [{"type": "draw"}],
+    "go_out": _go_out,
+    "ask": lambda form, keys, legal: [{"type": "ask_partner"}],
+    "yes": lambda form, keys, legal: [{"type": "answer", "yes": True}],
+    "no": lambda form, keys, legal: [{"type": "answer", "yes": False}],
+    "pickup": _pickup,
+    "meld": _meld,
+    "add": _add,
+    "discard": _discard,
+}
+
+
 def actions(
     form: MoveForm, meld_keys: Iterable[str] = (), legal: Mapping[str, Any] | None = None
-) -> list[dict[str, Any]]:
+) -> Actions:
     """The actions the pressed button plays, all in one request (all or nothing).
 
     ``legal``: the engine's legal actions for the player now (web.play), for the buttons
     that play the engine's own choice: "Go out" (its way out) and the pile tapped with
     nothing selected (its first way to take it).
     """
-    op = form.op
-    legal = legal or {}
-    if op == "draw":
-        return [{"type": "draw"}]
-    if op == "go_out":
-        steps = [dict(step) for step in legal.get("going_out") or []]
-        if not steps:
-            raise SelectionError(_("You cannot go out now."))
-        return steps
-    if op == "pickup" and not form.cards and not form.plan and legal.get("pickups"):
-        return [dict(legal["pickups"][0])]
-    if op == "ask":
-        return [{"type": "ask_partner"}]
-    if op in ("yes", "no"):
-        return [{"type": "answer", "yes": op == "yes"}]
-    if op == "pickup":
-        pickup: dict[str, Any] = {"type": "pickup"}
-        if form.cards:
-            pickup["cards"] = list(form.cards)
-        if form.plan:
-            pickup["melds"] = [list(m) for m in form.plan]
-        return [pickup]
-    if op == "meld":
-        melds = [list(m) for m in form.plan]
-        if form.cards:
-            melds.append(list(form.cards))
-        if not melds:
-            raise SelectionError(_("Select the cards to meld first."))
-        return [{"type": "meld", "melds": melds}]
-    if op == "add":
-        if not form.cards:
-            raise SelectionError(_("Select the cards to add to a meld first."))
-        target = add_target(form.cards, form.add_to, meld_keys)
-        action: dict[str, Any] = {"type": "meld", "add": {target: list(form.cards)}}
-        if form.plan:
-            action["melds"] = [list(m) for m in form.plan]
-        return [action]
-    if op == "discard":
-        if len(form.cards) != 1:
-            raise SelectionError(_("Select exactly one card to discard."))
-        played: list[dict[str, Any]] = []
-        if form.plan:
-            # The plan is laid first: meld, then discard the last card, is one turn.
-            played.append({"type": "meld", "melds": [list(m) for m in form.plan]})
-        played.append({"type": "discard", "card": form.cards[0]})
-        return played
-    raise SelectionError(_("Unknown button."))
+    button = _BUTTONS.get(form.op)
+    if button is None:
+        raise SelectionError(_("Unknown button."))
+    return button(form, meld_keys, legal or {})
 
 
 def without(hand: Sequence[str], taken: Sequence[str]) -> list[str]:

@@ -12,11 +12,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import engine, selectors
+from games import engine, l10n, selectors
 from games.engine.melds import canasta_kind
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
@@ -123,8 +122,14 @@ def _melds(
 
 
 def _sides(
-    view: Mapping[str, Any], game: Game, names: Mapping[int, str], me: int | None
+    view: Mapping[str, Any],
+    game: Game,
+    names: Mapping[int, str],
+    me: int | None,
+    totals: Sequence[int] = (),
 ) -> list[dict[str, Any]]:
+    """Each side's melds and facts; ``totals`` once the match is over (kept with the game:
+    the final table shows the final scores, not the last hand's starting ones)."""
     rules = engine.get_rules(game.variant)
     variant = game.variant
     display = view.get("display")
@@ -133,7 +138,7 @@ def _sides(
     for side in range(game.sides):
         members = [s for s in range(game.players) if s % game.sides == side]
         melds = view["melds"][side]
-        score = view["scores"][side]
+        score = totals[side] if len(totals) == game.sides else view["scores"][side]
         if side == my_side:
             minimum = view.get("minimum", 0)
         else:
@@ -322,7 +327,8 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     aids = play_aids(game, table, me, turn["mine"], names, display)
     mark_drawn(groups, aids["drawn"])
     card_points(groups, game.variant)
-    side_rows = _sides(view, game, names, me)
+    finished = state is not None and game.status == GameStatus.FINISHED
+    side_rows = _sides(view, game, names, me, state.totals if finished else ())
     _mark_last_plays(side_rows, aids["last_plays"])
     context.update(sheet_pending(game, seat, me, names, sides, display))
     context.update(
@@ -403,7 +409,7 @@ def _options(game: Game) -> list[tuple[str, Any]]:
         if isinstance(value, bool):
             shown_value = _("yes") if value else _("no")
         elif isinstance(value, int):
-            shown_value = formats.number_format(value, force_grouping=True)
+            shown_value = l10n.number(value)
         else:
             shown_value = choice_label(option.name, value)
         # The create form's words for the option and its choices, in the reader's language.
@@ -418,7 +424,21 @@ def _table_rules(game: Game, rules: Any) -> dict[str, Any]:
         "options": _options(game),
         "timeout_policy": timeout_policy_text(game),
         "turn_time": duration_text(game.turn_seconds),
+        "match_goal": match_goal_text(game, rules),
     }
+
+
+def match_goal_text(game: Game, rules: Any) -> str:
+    """When the match ends, shown on the table beside the scores: "Match to 5,000"."""
+    settings = rules.resolve_options(game.options)
+    if rules.match_rule == "tiles":
+        return _("Match: %(length)s") % {
+            "length": choice_label("match", settings.get("match", "to_10000"))
+        }
+    points = l10n.number(settings.get("target", 5000))
+    if rules.match_rule == "above":
+        return _("Match past %(points)s") % {"points": points}
+    return _("Match to %(points)s") % {"points": points}
 
 
 def timeout_policy_text(game: Game) -> str:

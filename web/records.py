@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games import l10n
 from games.engine import Table
 from games.models import Game, RatingChange
 from games.services.records import Frame, seat_name
@@ -81,10 +82,14 @@ def score_sheet(result: Mapping[str, Any], labels: Sequence[str]) -> dict[str, A
     return {
         "sides": list(labels),
         "rows": [
-            {"label": names[key], "values": [d[key] for d in detail], "total": key == "total"}
+            {
+                "label": names[key],
+                "values": [l10n.number(d[key]) for d in detail],
+                "total": key == "total",
+            }
             for key in SCORE_ROWS
         ],
-        "totals": list(result["totals"]),
+        "totals": [l10n.number(t) for t in result["totals"]],
     }
 
 
@@ -154,9 +159,10 @@ def rating_chart(history: Sequence[RatingChange]) -> Chart | None:
             "x": x(i),
             "y": y(v),
             "value": v,
-            "title": _("After match %(number)s: %(rating)s") % {"number": i, "rating": v}
+            "title": _("After match %(number)s: %(rating)s")
+            % {"number": i, "rating": l10n.number(v)}
             if i
-            else _("Start: %(rating)s") % {"rating": v},
+            else _("Start: %(rating)s") % {"rating": l10n.number(v)},
         }
         for i, v in enumerate(values)
     ]
@@ -171,5 +177,5 @@ def rating_chart(history: Sequence[RatingChange]) -> Chart | None:
         dots=dots,
         ticks=ticks,
         label=_("Rating after each rated match, from %(first)s to %(last)s")
-        % {"first": values[0], "last": values[-1]},
+        % {"first": l10n.number(values[0]), "last": l10n.number(values[-1])},
     )

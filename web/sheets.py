@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games import l10n
 from games.scoresheet import CANASTA_KINDS, HandSheet
 from web import cards as shown
 
@@ -26,7 +27,7 @@ CANASTA_ROWS = {
 
 
 def _signed(points: int) -> str:
-    return f"{points:+,}" if points else "0"
+    return l10n.signed(points)
 
 
 def _canasta_cells(sheet: HandSheet, kind: str) -> list[str]:
@@ -38,7 +39,11 @@ def _canasta_cells(sheet: HandSheet, kind: str) -> list[str]:
         else:
             cells.append(
                 _("%(count)d × %(each)s = %(points)s")
-                % {"count": line.count, "each": f"{line.each:,}", "points": f"{line.points:,}"}
+                % {
+                    "count": line.count,
+                    "each": l10n.number(line.each),
+                    "points": l10n.number(line.points),
+                }
             )
     return cells
 
@@ -55,7 +60,7 @@ def _going_out_cell(sheet: HandSheet, side_index: int) -> str:
 def _rows(sheet: HandSheet, display: Mapping[str, str] | None) -> list[dict[str, Any]]:
     variant = sheet.variant
     rows: list[dict[str, Any]] = [
-        {"label": _("Cards melded"), "cells": [f"{s.melded:,}" for s in sheet.sides]}
+        {"label": _("Cards melded"), "cells": [l10n.number(s.melded) for s in sheet.sides]}
     ]
     for kind in CANASTA_KINDS:
         if any(c.kind == kind for s in sheet.sides for c in s.canastas):
@@ -84,19 +89,23 @@ def _rows(sheet: HandSheet, display: Mapping[str, str] | None) -> list[dict[str,
                     ngettext(
                         "%(count)d card: %(points)s", "%(count)d cards: %(points)s", s.cards_left
                     )
-                    % {"count": s.cards_left, "points": f"{-s.in_hand:+,}" if s.in_hand else "0"}
+                    % {"count": s.cards_left, "points": l10n.signed(-s.in_hand)}
                 )
                 for s in sheet.sides
             ],
         }
     )
     rows.append(
-        {"label": _("Hand total"), "cells": [f"{s.total:,}" for s in sheet.sides], "total": True}
+        {
+            "label": _("Hand total"),
+            "cells": [l10n.number(s.total) for s in sheet.sides],
+            "total": True,
+        }
     )
     rows.append(
         {
             "label": _("Match total"),
-            "cells": [f"{s.match_total:,}" for s in sheet.sides],
+            "cells": [l10n.number(s.match_total) for s in sheet.sides],
             "total": True,
         }
     )

@@ -7,9 +7,15 @@ Decisions:
   any resignation; partners lose with the resigning side); open tables are left, and an open
   table nobody is left at is called off (games.services.lobby.game_leave).
 - Invitations the account sent and that still wait are withdrawn (their seats free).
-- Removed: account and personal tokens, webhooks, events addressed to it alone, outbox rows (its mail), reply addresses and
-  received mails of play by email, absences, preferences, sessions. Kept: the tombstone row
-  (no name, no address, no password, inactive).
+- Credentials first, in one transaction that locks the user row: the account is closed
+  (inactive, no usable password) and its account and personal tokens, sessions, reply
+  addresses and webhooks are deleted. Only then are its games resigned and its tables left:
+  a request already past authentication that takes a seat meanwhile either commits before
+  (and the seat is resigned or left below) or waits on the row lock and is refused
+  (games.services.common.require_open_account). Nothing it does after that can act for it.
+- Removed after the games: events addressed to it alone, outbox rows (its mail), received
+  mails of play by email, absences, preferences. Kept: the tombstone row (no name, no
+  address, no password, inactive).
 - The username is freed: the tombstone is renamed "~deleted-<id>", a name nobody can sign up
   with, so the old name can be taken again by a new account.
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
@@ -65,13 +72,24 @@ def _sessions_end(user: Any) -> None:
             session.delete()
 
 
-def _personal_data_removed(user: Any) -> None:
+@transaction.atomic
+def _credentials_revoked(user: Any) -> None:
+    """Close the account and delete every way to act for it, in one transaction under the
+    user row's lock (the lock seat-taking services take too)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).update(is_active=False)
+    user.is_active = False
+    user.set_unusable_password()
+    user.save(update_fields=["is_active", "password"])
     ApiToken.objects.filter(owner=user).delete()
+    _sessions_end(user)
+    ReplyToken.objects.filter(user=user).delete()
+    Webhook.objects.filter(owner=user).delete()
+
+
+def _personal_data_removed(user: Any) -> None:
     # Events addressed to this account alone (shared game events stay with the games).
     Event.objects.filter(recipient=user).delete()
-    Webhook.objects.filter(owner=user).delete()
     Outbox.objects.filter(recipient=user).delete()
-    ReplyToken.objects.filter(user=user).delete()
     InboundMessage.objects.filter(user=user).delete()
     MailPlayer.objects.filter(user=user).delete()
     Absence.objects.filter(user=user).delete()
@@ -86,6 +104,7 @@ def account_delete(*, user: Any, password: str) -> dict[str, int]:
             "wrong_password",
             _("The password is not right: the account was not deleted."),
         )
+    _credentials_revoked(user)
     # Each game is closed by its own service in its own transaction (as a player would); the
     # account itself goes in one transaction after them.
     closed = _games_closed(user)
@@ -96,10 +115,7 @@ def account_delete(*, user: Any, password: str) -> dict[str, int]:
         user.email = ""
         user.first_name = ""
         user.last_name = ""
-        user.is_active = False
         user.is_staff = False
         user.is_superuser = False
-        user.set_unusable_password()
         user.save()
-    _sessions_end(user)
     return closed

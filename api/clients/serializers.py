@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from api.serializers.games import PlayerViewSerializer
 from api.serializers.play import MoveSerializer
-from api.serializers.typed import HandResultEventSerializer, LegalSerializer
+from api.serializers.typed import ActionField, HandResultEventSerializer, LegalSerializer
 from api.validators import no_control_characters
 from clients.models import EventKind, TokenKind, TokenScope
 from clients.selectors import DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX, EVENTS_PAGE_MAX
@@ -49,16 +49,25 @@ class EventDataSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="Player names by seat (bot for a bot seat)."
     )
     moves = MoveSerializer(many=True, required=False, help_text="move: the moves played.")
-    version = serializers.IntegerField(required=False, help_text="move: the game's version.")
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="move: the game's version after the batch; your_turn: the version your turn "
+        "starts at (send it as expected_version; null only in events written before it was "
+        "stored).",
+    )
     turn = serializers.IntegerField(required=False, allow_null=True, help_text="move.")
     status = serializers.CharField(required=False, help_text="move: the game's status.")
     view = PlayerViewSerializer(required=False, help_text="your_turn, timeout: your table.")
     legal = LegalSerializer(required=False, help_text="your_turn: your legal actions.")
+    actions = serializers.ListField(
+        child=ActionField(),
+        required=False,
+        help_text="your_turn: concrete legal actions, each accepted as it is by POST "
+        ".../actions/ with expected_version = version (as GET .../legal/ lists them).",
+    )
     deadline = serializers.CharField(
         required=False, allow_null=True, help_text="your_turn, timeout: ISO 8601, or null."
-    )
-    reply_to = serializers.CharField(
-        required=False, help_text="your_turn: your reply address for play by email."
     )
     hand_result = HandResultEventSerializer(required=False, help_text="hand_over.")
     totals = serializers.ListField(

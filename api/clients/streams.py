@@ -85,14 +85,24 @@ def _key(user_id: int) -> str:
     return f"canasta:feed-slots:{user_id}"
 
 
+# The Retry-After of too_many_open_feeds: a feed that ends frees its slot at once, one whose
+# process died within FEED_SLOT_TTL_SECONDS; which of the open ones ends first is not known,
+# so a client is told to look again after one renewal period (docs/clients.md: every 429
+# carries Retry-After).
+FEEDS_RETRY_AFTER_SECONDS = FEED_SLOT_RENEW_SECONDS
+
+
 def too_many_feeds(limit: int) -> ApiError:
-    return ApiError(
+    error = ApiError(
         status.HTTP_429_TOO_MANY_REQUESTS,
         "too_many_open_feeds",
         f"You already have {limit} event streams or waiting requests open. Close one, or "
         "wait for one to end, before opening another.",
-        {"limit": limit},
+        {"limit": limit, "retry_after": FEEDS_RETRY_AFTER_SECONDS},
     )
+    # DRF's exception handler turns `wait` into the Retry-After header.
+    error.wait = FEEDS_RETRY_AFTER_SECONDS  # type: ignore[attr-defined]
+    return error
 
 
 @dataclass

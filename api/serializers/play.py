@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from api.serializers.games import GameDetailSerializer
 from api.serializers.typed import (
     ActionField,
     HandResultSerializer,
@@ -35,6 +36,15 @@ class LegalOutSerializer(serializers.Serializer):
         child=ActionField(),
         help_text="Concrete actions, each accepted as it is by POST .../actions/. Melds can "
         "combine in more ways than listed.",
+    )
+
+
+class ActionsOutSerializer(GameDetailSerializer):
+    your_move = LegalOutSerializer(
+        allow_null=True,
+        help_text="While it is still your turn after the batch (you drew, now meld or "
+        "discard): your legal actions now, as GET .../legal/ answers, so the next batch needs "
+        "no GET first. null once the turn has passed.",
     )
 
 

@@ -12,6 +12,9 @@ class RatingPointSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rating = serializers.IntegerField(help_text="The displayed (conservative) rating after it.")
+    label = serializers.CharField(
+        help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
+    )
     change = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="1: the side finished first (ties share).")
 
@@ -20,6 +23,12 @@ class RatingSerializer(serializers.Serializer):
     family = serializers.CharField(help_text="The variant the rating is for.")
     rating = serializers.IntegerField(
         help_text="Conservative estimate: 1000 + 40 × (mu − 3 sigma); a newcomer shows 1000."
+    )
+    label = serializers.CharField(
+        help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
+    )
+    provisional = serializers.BooleanField(
+        help_text="Still too uncertain to be listed on the leaderboard (docs/ratings.md)."
     )
     uncertainty = serializers.IntegerField(help_text="± this many points (3 sigma).")
     mu = serializers.FloatField()
@@ -50,6 +59,9 @@ class LeaderboardRowSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     username = serializers.CharField()
     rating = serializers.IntegerField()
+    label = serializers.CharField(
+        help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
+    )
     uncertainty = serializers.IntegerField()
     matches = serializers.IntegerField()
 
@@ -58,6 +70,9 @@ class LeaderboardSerializer(serializers.Serializer):
     family = serializers.CharField()
     minimum_matches = serializers.IntegerField(
         help_text="Only players with at least this many rated matches are listed."
+    )
+    minimum_opponents = serializers.IntegerField(
+        help_text="... against at least this many different opponents."
     )
     players = LeaderboardRowSerializer(many=True)
 

@@ -24,6 +24,7 @@ from accounts.services.deletion import account_delete
 from accounts.services.export import account_export
 from accounts.services.invitations import invitation_take
 from accounts.services.reset import reset_confirm, reset_request_dispatch
+from api.idempotency import idempotent
 from api.schema import BODY, COMMON, GAME_COMMON, THROTTLED, error
 from api.serializers.accounts import (
     AccountDeletedSerializer,
@@ -201,6 +202,7 @@ class EmailResendView(APIView):
         request=None,
         responses={202: ResendOutSerializer, **BY_PERSONAL_TOKEN, **COMMON},
     )
+    @idempotent
     def post(self, request: Request) -> Response:
         sent = confirmation_resend(user=request.user)
         return Response({"sent": sent}, status=status.HTTP_202_ACCEPTED)
@@ -286,6 +288,7 @@ class GameInvitationsView(APIView):
             **GAME_COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request, game_id: UUID) -> Response:
         serializer = InvitationInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -341,6 +344,7 @@ class InvitationAcceptView(APIView):
             **COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request) -> Response:
         serializer = InvitationTokenInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -392,6 +396,7 @@ class RematchView(APIView):
             **GAME_COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request, game_id: UUID) -> Response:
         serializer = RematchInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.idempotency import idempotent
 from api.schema import BODY, GAME_COMMON, error
 from api.serializers.chat import (
     ChatInSerializer,
@@ -102,6 +103,7 @@ class ChatView(APIView):
             **GAME_COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request, game_id: UUID) -> Response:
         data = ChatInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -125,6 +127,7 @@ class ChatMuteView(APIView):
             **GAME_COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request, game_id: UUID) -> Response:
         data = ChatMuteInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -151,6 +154,7 @@ class ChatReportView(APIView):
             **GAME_COMMON,
         },
     )
+    @idempotent
     def post(self, request: Request, game_id: UUID, message_id: int) -> Response:
         data = ChatReportInSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
@@ -25,9 +26,11 @@ from api.schema import (
     error,
 )
 from api.serializers.games import GameDetailSerializer
-from api.serializers.play import ActionsInSerializer, LegalOutSerializer
+from api.serializers.play import ActionsInSerializer, ActionsOutSerializer, LegalOutSerializer
 from api.views.common import game_response, one_snapshot, seat_for, with_cache_headers
 from games import engine, selectors
+from games.engine import Table
+from games.models import Game, GameStatus
 from games.services.common import require_active, require_player
 from games.services.moves import game_resign, moves_submit_with_table
 from games.services.seats import seat_reclaim
@@ -97,16 +100,29 @@ class LegalView(APIView):
         seat = require_player(game, request.user)
         require_active(game)
         table = engine.from_json(game.state.table)
-        legal = engine.legal_actions(table, seat.number)
-        body = {
-            "version": game.version,
-            "seat": seat.number,
-            "my_turn": table.turn == seat.number and not table.over,
-            "phase": table.phase,
-            "legal": legal.to_json(),
-            "actions": legal.actions(),
-        }
+        body = legal_body(game, seat.number, table)
         return with_cache_headers(Response(body), etag(game, seat))
+
+
+def legal_body(game: Game, seat_number: int, table: Table) -> dict[str, Any]:
+    """What GET .../legal/ answers for a seat: the version, the legal actions and concrete
+    ones (also the `your_move` of an accepted batch)."""
+    legal = engine.legal_actions(table, seat_number)
+    return {
+        "version": game.version,
+        "seat": seat_number,
+        "my_turn": table.turn == seat_number and not table.over,
+        "phase": table.phase,
+        "legal": legal.to_json(),
+        "actions": legal.actions(),
+    }
+
+
+def _your_move(game: Game, seat_number: int, table: Table) -> dict[str, Any] | None:
+    """The mover's legal actions while the turn is still theirs, for the batch's answer."""
+    if game.status != GameStatus.ACTIVE or table.over or table.turn != seat_number:
+        return None
+    return legal_body(game, seat_number, table)
 
 
 def _expected_version(request: Request, body_version: int | None, game_id: UUID) -> int:
@@ -156,7 +172,7 @@ class ActionsView(APIView):
         request=ActionsInSerializer,
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
         responses={
-            200: GameDetailSerializer,
+            200: ActionsOutSerializer,
             400: error("Malformed body, or no expected_version/If-Match (invalid_request)."),
             403: error("You do not play in this game (not_seated)."),
             409: error(
@@ -182,9 +198,12 @@ class ActionsView(APIView):
             game_id=game_id, user=request.user, actions=data["actions"], expected_version=version
         )
         seat = seat_for(game, request.user)
-        assert viewer_seat(seat) is not None
+        seat_number = viewer_seat(seat)
+        assert seat is not None and seat_number is not None
         # The table the move produced: the snapshot is not parsed again for the answer.
-        return game_response(game, seat, table=table)
+        response = game_response(game, seat, table=table)
+        response.data["your_move"] = _your_move(game, seat_number, table)
+        return response
 
 
 class ResignView(APIView):

@@ -19,7 +19,12 @@ from api.serializers.records import LeaderboardSerializer, ProfileSerializer, Re
 from api.views.common import one_snapshot
 from api.views.lobby import _GameListBase
 from games.services import profiles, records
-from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_margin
+from games.services.ratings import (
+    LEADERBOARD_MIN_MATCHES,
+    LEADERBOARD_MIN_OPPONENTS,
+    rating_label,
+    rating_margin,
+)
 
 
 class RecordView(APIView):
@@ -90,6 +95,8 @@ def profile_body(profile: profiles.Profile) -> dict[str, Any]:
             {
                 "family": card.family,
                 "rating": card.display,
+                "label": card.label,
+                "provisional": card.provisional,
                 "uncertainty": card.margin,
                 "mu": card.mu,
                 "sigma": card.sigma,
@@ -101,6 +108,7 @@ def profile_body(profile: profiles.Profile) -> dict[str, Any]:
                         "mu": change.mu,
                         "sigma": change.sigma,
                         "rating": change.display,
+                        "label": rating_label(change.display, change.sigma),
                         "change": change.display - change.display_before,
                         "rank": change.rank,
                     }
@@ -140,7 +148,8 @@ class LeaderboardView(APIView):
         operation_id="players_leaderboard",
         summary="The best rated players of a variant",
         description=f"Only players with at least {LEADERBOARD_MIN_MATCHES} rated matches in "
-        "the variant; ordered by the displayed (conservative) rating.",
+        f"the variant against at least {LEADERBOARD_MIN_OPPONENTS} different opponents, whose "
+        "rating is no longer provisional; ordered by the displayed (conservative) rating.",
         tags=["players"],
         responses={
             200: LeaderboardSerializer,
@@ -155,11 +164,13 @@ class LeaderboardView(APIView):
             {
                 "family": family,
                 "minimum_matches": LEADERBOARD_MIN_MATCHES,
+                "minimum_opponents": LEADERBOARD_MIN_OPPONENTS,
                 "players": [
                     {
                         "position": position,
                         "username": row.user.get_username(),
                         "rating": row.display,
+                        "label": rating_label(row.display, row.sigma),
                         "uncertainty": rating_margin(row.sigma),
                         "matches": row.matches,
                     }

@@ -279,8 +279,8 @@ def events_for_turn(
 ) -> list[Event]:
     """`your_turn` for the person who must act now (not a bot, not a seat a bot plays).
 
-    It stores the deadline only: the reader's view and legal actions are built from the table
-    at `move_seq` when read."""
+    It stores the deadline and the version only: the reader's view and legal actions are built
+    from the table at `move_seq` when read."""
     return events_write(
         game=game, seq=move_seq, drafts=drafts_for_turn(game=game, table=table), locks=locks
     )
@@ -291,7 +291,9 @@ def drafts_for_turn(*, game: Game, table: Table) -> list[Draft]:
     if table.over or game.turn_seat is None:
         return []
     return [
-        Draft(seat.user_id, EventKind.YOUR_TURN, _deadline(game))
+        # The version the turn starts at: the reader's move names it (expected_version)
+        # without reading the game first (a turn in two requests, docs/clients.md).
+        Draft(seat.user_id, EventKind.YOUR_TURN, {**_deadline(game), "version": game.version})
         for seat in seats_of(game)
         if seat.number == game.turn_seat and not seat.away
     ]

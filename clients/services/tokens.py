@@ -38,10 +38,6 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def is_personal_key(key: str) -> bool:
-    return key.startswith(KEY_PREFIX)
-
-
 def _checked_scopes(scopes: Iterable[str] | None) -> list[str]:
     chosen = list(dict.fromkeys(scopes if scopes is not None else [TokenScope.READ]))
     if not chosen or any(scope not in TokenScope.values for scope in chosen):

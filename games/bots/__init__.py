@@ -9,13 +9,15 @@ remembers of the hand, which action does it play? It never sees a Table.
 
 from __future__ import annotations
 
+import os
 import random
+from dataclasses import replace
 from typing import Any, Protocol
 
 from .basic import BasicBot
 from .memory import BotMemory
 from .random_bot import RandomBot
-from .strong import StrongBot
+from .strong import Budget, StrongBot
 
 BOT_LEVELS = ("random", "basic", "strong")
 
@@ -30,13 +32,27 @@ class Bot(Protocol):
         ...
 
 
+# Measuring only (docs/bots.md): `CANASTA_STRONG_SHORT=ROUNDS,DEALS` turns on `strong`'s short
+# look-ahead on discards and pickups in this process (and the simulator's workers).
+SHORT_LOOKAHEAD_VARIABLE = "CANASTA_STRONG_SHORT"
+
+
+def strong_budget() -> Budget:
+    """`strong`'s thinking budget: the default, or the short look-ahead being measured."""
+    setting = os.environ.get(SHORT_LOOKAHEAD_VARIABLE, "").strip()
+    if not setting:
+        return Budget()
+    rounds, _, deals = setting.partition(",")
+    return replace(Budget(), short_rounds=int(rounds), short_samples=int(deals or 4))
+
+
 def get_bot(level: str) -> Bot:
     if level == "random":
         return RandomBot()
     if level == "basic":
         return BasicBot()
     if level == "strong":
-        return StrongBot()
+        return StrongBot(strong_budget())
     raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}")
 
 

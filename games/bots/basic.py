@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -31,6 +31,7 @@ from games.engine import (
     pile_frozen,
 )
 from games.engine.cards import is_black_three, is_two, is_wild
+from games.engine.rules import RuleSet
 
 from .analysis import (
     HandShape,
@@ -76,6 +77,62 @@ BASIC_STYLE = Style()
 # Chance that the next player can take the pile after ``seat`` discards ``card``:
 # (table, seat, card, memory, unseen counts) -> probability (belief.Belief.danger).
 Danger = Callable[[Table, int, Card, BotMemory | None, tuple[Any, int]], float]
+
+
+Melds = dict[str, list[Card]]
+
+
+@dataclass
+class _MeldSteps:
+    """The meld steps chosen so far, and the side's melds and hand as they would be after them."""
+
+    sizes: dict[str, int]
+    naturals: dict[str, int]
+    left: int
+    wilds: list[Card]
+    parts: list[Action] = field(default_factory=list)
+
+    def add_naturals(self, melds: Melds, sh: HandShape) -> None:
+        """Every natural card whose rank the side has melded goes to its meld."""
+        for rank, cards in sh.groups.items():
+            if rank in melds:
+                self.parts.append({"type": "meld", "add": {rank: list(cards)}})
+                self.sizes[rank] += len(cards)
+                self.naturals[rank] += len(cards)
+                self.left -= len(cards)
+
+    def lay_wild_melds(self, rules: RuleSet, melds: Melds) -> None:
+        """A twos meld of three 2s, a joker meld of four wild cards, or wild cards to the
+        side's joker meld, where the variant has them."""
+        if rules.twos_meld and "2" not in melds:
+            twos = [c for c in self.wilds if is_two(c)]
+            if len(twos) >= 3:
+                self.parts.append({"type": "meld", "melds": [twos]})
+                self.wilds = [c for c in self.wilds if not is_two(c)]
+        if rules.joker_meld and "W" not in melds and len(self.wilds) >= 4:
+            self.parts.append({"type": "meld", "melds": [self.wilds]})
+            self.wilds = []
+        if "W" in melds and self.wilds and rules.joker_meld and len(self.wilds) >= 2:
+            self.parts.append({"type": "meld", "add": {"W": list(self.wilds)}})
+            self.wilds = []
+
+    def wild_room(self, t: Table, melds: Melds, key: str) -> int:
+        """How many wild cards the meld of ``key`` takes after the steps so far."""
+        size, nat = self.sizes[key], self.naturals[key]
+        room = max(0, t.rules.max_wilds(nat) - (size - nat))
+        if key in melds:
+            room = min(room, room_for_wilds(t, key, melds[key]) + (size - len(melds[key])))
+        return room
+
+    def dump_wilds(self, t: Table, melds: Melds) -> None:
+        """Too many wild cards in hand: all but one to the biggest meld of four or more."""
+        for key in sorted(melds, key=lambda k: -self.sizes.get(k, 0)):
+            room = room_for_wilds(t, key, melds[key])
+            if key not in ("2", "3") and room > 0 and self.sizes.get(key, 0) >= 4:
+                use = self.wilds[: min(room, len(self.wilds) - 1)]
+                if use:
+                    self.parts.append({"type": "meld", "add": {key: use}})
+                break
 
 
 class BasicPolicy:
@@ -200,67 +257,50 @@ class BasicPolicy:
 
     def meld_parts(self, t: Table, seat: int, sh: HandShape) -> list[Action]:
         """Single meld steps worth making now, most useful first."""
-        rules = t.rules
         melds = t.melds[t.side_of(seat)]
-        parts: list[Action] = []
-        sizes = {key: len(cards) for key, cards in melds.items()}
-        naturals = {key: sum(1 for c in cards if not is_wild(c)) for key, cards in melds.items()}
-        left = len(t.hands[seat])
-        for rank, cards in sh.groups.items():
-            if rank in melds:
-                parts.append({"type": "meld", "add": {rank: list(cards)}})
-                sizes[rank] += len(cards)
-                naturals[rank] += len(cards)
-                left -= len(cards)
+        plan = _MeldSteps(
+            sizes={key: len(cards) for key, cards in melds.items()},
+            naturals={key: sum(1 for c in cards if not is_wild(c)) for key, cards in melds.items()},
+            left=len(t.hands[seat]),
+            wilds=list(sh.wilds),
+        )
+        plan.add_naturals(melds, sh)
+        self._lay_triples(t, seat, melds, sh, plan)
+        plan.lay_wild_melds(t.rules, melds)
+        self._complete_canastas(t, seat, melds, plan)
+        if len(plan.wilds) >= self.style.dump_wilds_at:
+            plan.dump_wilds(t, melds)
+        return plan.parts
+
+    def _lay_triples(
+        self, t: Table, seat: int, melds: Melds, sh: HandShape, plan: _MeldSteps
+    ) -> None:
+        """New melds of three or more naturals, the biggest first, while enough cards stay."""
         triples = sorted(
             ((r, cs) for r, cs in sh.groups.items() if r not in melds and len(cs) >= 3),
             key=lambda g: (-len(g[1]), g[0]),
         )
         for rank, cards in triples:
-            if left - len(cards) >= self.style.keep_cards or self.sheds(t, seat):
-                parts.append({"type": "meld", "melds": [list(cards)]})
-                sizes[rank] = naturals[rank] = len(cards)
-                left -= len(cards)
-        wilds = list(sh.wilds)
-        if rules.twos_meld and "2" not in melds:
-            twos = [c for c in wilds if is_two(c)]
-            if len(twos) >= 3:
-                parts.append({"type": "meld", "melds": [twos]})
-                wilds = [c for c in wilds if not is_two(c)]
-        if rules.joker_meld and "W" not in melds and len(wilds) >= 4:
-            parts.append({"type": "meld", "melds": [wilds]})
-            wilds = []
-        if "W" in melds and wilds and rules.joker_meld and len(wilds) >= 2:
-            parts.append({"type": "meld", "add": {"W": list(wilds)}})
-            wilds = []
-        # Wild cards complete canastas (a side needs one to go out).
+            if plan.left - len(cards) >= self.style.keep_cards or self.sheds(t, seat):
+                plan.parts.append({"type": "meld", "melds": [list(cards)]})
+                plan.sizes[rank] = plan.naturals[rank] = len(cards)
+                plan.left -= len(cards)
+
+    def _complete_canastas(self, t: Table, seat: int, melds: Melds, plan: _MeldSteps) -> None:
+        """Wild cards complete canastas (a side needs one to go out), the biggest meld first."""
         have = canasta_count(t, t.side_of(seat))
+        sizes = plan.sizes
         for key in sorted(sizes, key=lambda k: -sizes[k]):
-            if key in ("2", "3", "W") or sizes[key] >= 7 or not wilds:
+            if key in ("2", "3", "W") or sizes[key] >= 7 or not plan.wilds:
                 continue
             if have >= self.style.wild_canastas:
                 break
             gap = 7 - sizes[key]
-            nat = naturals[key]
-            room = max(0, rules.max_wilds(nat) - (sizes[key] - nat))
-            if key in melds:
-                room = min(
-                    room, room_for_wilds(t, key, melds[key]) + (sizes[key] - len(melds[key]))
-                )
-            if gap <= min(room, len(wilds)):
-                use, wilds = wilds[:gap], wilds[gap:]
-                parts.append({"type": "meld", "add": {key: use}})
+            if gap <= min(plan.wild_room(t, melds, key), len(plan.wilds)):
+                use, plan.wilds = plan.wilds[:gap], plan.wilds[gap:]
+                plan.parts.append({"type": "meld", "add": {key: use}})
                 sizes[key] += gap
                 have += 1
-        if len(wilds) >= self.style.dump_wilds_at:
-            for key in sorted(melds, key=lambda k: -sizes.get(k, 0)):
-                room = room_for_wilds(t, key, melds[key])
-                if key not in ("2", "3") and room > 0 and sizes.get(key, 0) >= 4:
-                    use = wilds[: min(room, len(wilds) - 1)]
-                    if use:
-                        parts.append({"type": "meld", "add": {key: use}})
-                    break
-        return parts
 
     def sheds(self, t: Table, seat: int) -> bool:
         """Lay everything: an opponent may go out soon, or this side may go out."""
@@ -409,6 +449,66 @@ def pile_closed_after(t: Table, seat: int, card: Card) -> bool:
     return len(t.hands[nxt]) == 1 and not t.discard
 
 
+def _frozen_after(t: Table, opp_melds: Any, card: Card) -> bool:
+    """Whether the pile is frozen for the opponent side once ``card`` is on it."""
+    rules = t.rules
+    if rules.freeze == "none":
+        return False
+    if rules.freeze == "always" or (rules.freeze == "classic" and not opp_melds):
+        return True
+    return any(rules.freezes_pile(c, t.settings) for c in [*t.discard, card])
+
+
+@dataclass(frozen=True)
+class _Unknown:
+    """What the next player may hold of a rank: copies unseen, its hidden cards, the pool."""
+
+    copies: int
+    hidden: int
+    pool: int
+
+
+def _pair_chance(
+    memory: BotMemory | None, nxt: int, rank: str, known_rank: int, unknown: _Unknown, infer: bool
+) -> float:
+    """Chance that the next player holds a natural pair of ``rank``."""
+    copies, hidden, pool = unknown.copies, unknown.hidden, unknown.pool
+    p_pair = 1.0 if known_rank >= 2 else p_at_least(2 - known_rank, copies, hidden, pool)
+    if memory is None or known_rank >= 2:
+        return p_pair
+    if infer and rank in memory.evidence[nxt]:
+        # It showed no pair of this rank; since then it drew ``since`` cards.
+        since = memory.draws[nxt] - memory.evidence[nxt][rank]
+        had_one = p_at_least(1, copies, max(0, hidden - since), pool)
+        return min(
+            p_pair,
+            had_one * p_at_least(1, copies, since, pool) + p_at_least(2, copies, since, pool),
+        )
+    if rank in (c[0] for c in memory.discards[nxt]):
+        return p_pair * 0.5
+    return p_pair
+
+
+def _unknown_of(
+    t: Table, nxt: int, rank: str, memory: BotMemory | None, counts: tuple[Any, int]
+) -> tuple[list[Card], int, _Unknown]:
+    """The next player's cards the bot knows of, how many of them are naturals of ``rank``,
+    and what is unknown."""
+    ranks, pool = counts
+    known = memory.known[nxt] if memory is not None else []
+    known_rank = sum(1 for c in known if c[0] == rank and not is_wild(c))
+    hidden = max(0, len(t.hands[nxt]) - len(known))
+    return known, known_rank, _Unknown(max(0, ranks[rank] - known_rank), hidden, pool)
+
+
+def _frozen_chance(t: Table, rank: str, opp_melds: Any, p_pair: float) -> float:
+    if t.rules.freeze == "party" and rank in opp_melds:
+        return 0.0
+    if t.rules.freeze == "classic" and not opp_melds:
+        return 0.5 * p_pair  # and it must reach the initial minimum
+    return p_pair
+
+
 def take_chance(
     t: Table,
     seat: int,
@@ -418,49 +518,20 @@ def take_chance(
     infer: bool = False,
 ) -> float:
     """Chance that the next player (an opponent) can take the pile after ``card`` is discarded."""
-    rules = t.rules
     if pile_closed_after(t, seat, card):
         return 0.0
     nxt = next_seat(t, seat)
-    opp = t.side_of(nxt)
-    opp_melds = t.melds[opp]
-    size = len(t.hands[nxt])
-    pile_after = [*t.discard, card]
-    if rules.freeze == "none":
-        frozen = False
-    elif rules.freeze == "always" or (rules.freeze == "classic" and not opp_melds):
-        frozen = True
-    else:
-        frozen = any(rules.freezes_pile(c, t.settings) for c in pile_after)
+    opp_melds = t.melds[t.side_of(nxt)]
     rank = card[0]
-    ranks, pool = counts
-    known = memory.known[nxt] if memory is not None else []
-    known_rank = sum(1 for c in known if c[0] == rank and not is_wild(c))
-    known_wild = sum(1 for c in known if is_wild(c))
-    hidden = max(0, size - len(known))
-    copies = max(0, ranks[rank] - known_rank)
-    p_pair = 1.0 if known_rank >= 2 else p_at_least(2 - known_rank, copies, hidden, pool)
-    if memory is not None and known_rank < 2:
-        if infer and rank in memory.evidence[nxt]:
-            # It showed no pair of this rank; since then it drew ``since`` cards.
-            since = memory.draws[nxt] - memory.evidence[nxt][rank]
-            had_one = p_at_least(1, copies, max(0, hidden - since), pool)
-            p_pair = min(
-                p_pair,
-                had_one * p_at_least(1, copies, since, pool) + p_at_least(2, copies, since, pool),
-            )
-        elif rank in (c[0] for c in memory.discards[nxt]):
-            p_pair *= 0.5
-    if frozen:
-        if rules.freeze == "party" and rank in opp_melds:
-            return 0.0
-        if rules.freeze == "classic" and not opp_melds:
-            return 0.5 * p_pair  # and it must reach the initial minimum
-        return p_pair
-    if rules.top_card_alone and rank in opp_melds:
+    known, known_rank, unknown = _unknown_of(t, nxt, rank, memory, counts)
+    p_pair = _pair_chance(memory, nxt, rank, known_rank, unknown, infer)
+    if _frozen_after(t, opp_melds, card):
+        return _frozen_chance(t, rank, opp_melds, p_pair)
+    if t.rules.top_card_alone and rank in opp_melds:
         return 1.0
-    p_one = 1.0 if known_rank >= 1 else p_at_least(1, copies, hidden, pool)
-    p_wild = 1.0 if known_wild else p_at_least(1, ranks["W"], hidden, pool)
+    hidden, pool = unknown.hidden, unknown.pool
+    p_one = 1.0 if known_rank >= 1 else p_at_least(1, unknown.copies, hidden, pool)
+    p_wild = 1.0 if any(is_wild(c) for c in known) else p_at_least(1, counts[0]["W"], hidden, pool)
     return p_pair + (1.0 - p_pair) * p_one * p_wild
 
 

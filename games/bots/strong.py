@@ -56,6 +56,12 @@ class Budget:
     confidence: float = 0.5  # standard errors a candidate must win by to replace the heuristic
     margin: float = 10.0  # points per hand a candidate must win by, at least
     pairs: float = 1.0  # hidden hands keep pairs: a rank held once comes again 1 + pairs as often
+    # Short look-ahead on discards and pickups (issue 31): off by default, as measured
+    # (docs/bots.md#short-look-ahead-on-discards-and-pickups-issue-31).
+    short_rounds: int = 0  # rounds of play (every seat's turn) after the decision; 0: off
+    short_samples: int = 4  # deals per short decision
+    short_discards: int = 3  # the heuristic's cheapest discards compared
+    held_card: float = 5.0  # points a card still held is worth at the short horizon
 
 
 STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
@@ -131,6 +137,10 @@ class StrongBot:
         base = sampler.base
         default = self.policy.act(base, memory)
         candidates = self.candidates(base, memory, default)
+        if len(candidates) == 1 and self.budget.short_rounds:
+            short = self.short_candidates(base, memory, default)
+            if len(short) > 1:
+                return short[self.short_search(sampler, short, rng, _bias(memory))]
         if len(candidates) == 1:
             return default
         return candidates[self.search(sampler, candidates, rng, _bias(memory))]
@@ -172,6 +182,53 @@ class StrongBot:
             return []
         costs = discard_costs(t, t.turn, options, memory, self.policy.style, self.policy.danger)
         return [{"type": "discard", "card": min(options, key=lambda c: (costs[c], c))}]
+
+    def short_candidates(self, t: Table, memory: BotMemory | None, default: Action) -> list[Action]:
+        """A discard or pickup decision: the heuristic's choice and its nearest rivals."""
+        if default["type"] == "discard":
+            options = legal_discards(t)
+            style, danger = self.policy.style, self.policy.danger
+            costs = discard_costs(t, t.turn, options, memory, style, danger)
+            ranked = sorted(options, key=lambda c: (costs[c], c))[: self.budget.short_discards]
+            return _unique([default, *({"type": "discard", "card": c} for c in ranked)])
+        if t.phase == "draw":
+            legal = legal_actions(t, t.turn)
+            if legal.pickups and legal.draw:
+                best = max(legal.pickups, key=lambda a: pickup_preference(t, a))
+                return _unique([default, best, {"type": "draw"}])
+        return [default]
+
+    def short_search(
+        self, sampler: Sampler, candidates: list[Action], rng: random.Random, bias: Bias | None
+    ) -> int:
+        """Index of the candidate that does best over a few rounds on the same deals."""
+        side = sampler.base.side_of(sampler.base.turn)
+        rounds = self.budget.short_rounds * sampler.base.players
+        totals = [0.0] * len(candidates)
+        for _ in range(self.budget.short_samples):
+            try:
+                deal = sampler.sample(rng, bias, pairs=self.budget.pairs)
+            except NoConsistentDeal:
+                break
+            for i, action in enumerate(candidates):
+                totals[i] += self.short_rollout(deal, action, side, rounds)
+        # Ties (and no deal at all) keep the heuristic's choice: index 0 comes first.
+        return max(range(len(candidates)), key=lambda i: (totals[i], -i))
+
+    def short_rollout(self, deal: Table, action: Action, side: int, turns: int) -> float:
+        """Play ``turns`` seats' turns after ``action``; the position's worth to ``side``."""
+        seat = deal.turn
+        t = apply(deal, seat, action).table
+        steps, passed = 1, 0
+        while not t.over and steps < self.budget.horizon:
+            if t.turn != seat:
+                seat, passed = t.turn, passed + 1
+                if passed >= turns:
+                    break
+            policy = self.policy if t.side_of(t.turn) == side else self.opponent_policy
+            t = apply(t, t.turn, policy.act(t)).table
+            steps += 1
+        return evaluate_short(t, side, self.budget.held_card)
 
     # --- look-ahead ---------------------------------------------------------------------
 
@@ -261,6 +318,23 @@ def evaluate(t: Table, side: int) -> float:
         t.phase = "over"
         t.ended = {"reason": "stock_exhausted", "went_out": None, "concealed": False}
     scores = score_hand(t).scores
+    others = [s for i, s in enumerate(scores) if i != side]
+    return scores[side] - sum(others) / max(1, len(others))
+
+
+def evaluate_short(t: Table, side: int, held_card: float) -> float:
+    """`evaluate` a few turns ahead: cards still held are worth ``held_card`` points each,
+    not their penalty (the hand goes on: a pile just taken is an asset, not a debt)."""
+    if t.over:
+        return evaluate(t, side)
+    held = [list(h) for h in t.hands]
+    t = t.copy()
+    t.hands = [[] for _ in t.hands]
+    t.phase = "over"
+    t.ended = {"reason": "stock_exhausted", "went_out": None, "concealed": False}
+    scores = [float(v) for v in score_hand(t).scores]
+    for seat, hand in enumerate(held):
+        scores[t.side_of(seat)] += held_card * len(hand)
     others = [s for i, s in enumerate(scores) if i != side]
     return scores[side] - sum(others) / max(1, len(others))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,19 +76,21 @@ def _melds(value: Any) -> tuple[tuple[Card, ...], ...]:
     return out
 
 
-def parse_action(data: Any) -> Action:
-    """Read an action object; anything malformed is `invalid_action`."""
-    if isinstance(data, _ACTION_TYPES):
-        return data
-    if type(data) is dict:
-        # Fast path for the commonest well-formed actions; anything else is read below.
-        kind = data.get("type")
-        if kind == "draw" and len(data) == 1:
-            return _DRAW
-        if kind == "discard" and len(data) == 2:
-            card = data.get("card")
-            if type(card) is str and card in ALL_CODES:
-                return Discard(card=card)
+def _fast_action(data: dict[Any, Any]) -> Action | None:
+    """The commonest well-formed actions (a draw, a discard of a card code), read without the
+    checks below; None for anything else."""
+    kind = data.get("type")
+    if kind == "draw" and len(data) == 1:
+        return _DRAW
+    if kind == "discard" and len(data) == 2:
+        card = data.get("card")
+        if type(card) is str and card in ALL_CODES:
+            return Discard(card=card)
+    return None
+
+
+def _checked_kind(data: Any) -> str:
+    """The action's type, once the object is a mapping of a known type with no extra keys."""
     if not isinstance(data, Mapping):
         raise _bad("an action must be a JSON object with a type")
     kind = data.get("type")
@@ -97,44 +99,71 @@ def parse_action(data: Any) -> Action:
     extra = set(data) - _ALLOWED_KEYS[kind]
     if extra:
         raise _bad(f"unexpected keys in {kind}: {', '.join(sorted(map(str, extra)))}")
-    if kind == "draw":
-        return Draw()
-    if kind == "pickup":
-        cards = None
-        if data.get("cards") is not None:
-            cards = tuple(parse_cards(data["cards"], what="pickup cards"))
-            if not cards:
-                raise _bad("pickup cards must name hand cards, or be left out")
-            if len(cards) > MAX_CARDS_IN_ACTION:
-                raise _bad("too many cards in one action")
-        return Pickup(cards=cards, melds=_melds(data.get("melds", [])))
-    if kind == "meld":
-        add_raw = data.get("add", {})
-        if not isinstance(add_raw, Mapping):
-            raise _bad("add must be an object keyed by meld rank")
-        add: list[tuple[str, tuple[Card, ...]]] = []
-        for raw_key, raw_cards in add_raw.items():
-            key = parse_meld_key(raw_key)
-            if any(k == key for k, _ in add):
-                raise _bad(f"add names the {key} meld twice")
-            cards = tuple(parse_cards(raw_cards, what=f"cards added to {key}"))
-            if not cards:
-                raise _bad(f"add to {key} names no cards")
-            add.append((key, cards))
-        melds = _melds(data.get("melds", []))
-        if not melds and not add:
-            raise _bad("a meld action needs melds or add")
-        if sum(len(m) for m in melds) + sum(len(c) for _, c in add) > MAX_CARDS_IN_ACTION:
+    return kind
+
+
+def _pickup(data: Mapping[str, Any]) -> Pickup:
+    cards = None
+    if data.get("cards") is not None:
+        cards = tuple(parse_cards(data["cards"], what="pickup cards"))
+        if not cards:
+            raise _bad("pickup cards must name hand cards, or be left out")
+        if len(cards) > MAX_CARDS_IN_ACTION:
             raise _bad("too many cards in one action")
-        return Meld(melds=melds, add=tuple(add))
-    if kind == "discard":
-        return Discard(card=parse_cards([data.get("card")], what="discard card")[0])
-    if kind == "ask_partner":
-        return AskPartner()
+    return Pickup(cards=cards, melds=_melds(data.get("melds", [])))
+
+
+def _additions(add_raw: Any) -> tuple[tuple[str, tuple[Card, ...]], ...]:
+    if not isinstance(add_raw, Mapping):
+        raise _bad("add must be an object keyed by meld rank")
+    add: list[tuple[str, tuple[Card, ...]]] = []
+    for raw_key, raw_cards in add_raw.items():
+        key = parse_meld_key(raw_key)
+        if any(k == key for k, _ in add):
+            raise _bad(f"add names the {key} meld twice")
+        cards = tuple(parse_cards(raw_cards, what=f"cards added to {key}"))
+        if not cards:
+            raise _bad(f"add to {key} names no cards")
+        add.append((key, cards))
+    return tuple(add)
+
+
+def _meld(data: Mapping[str, Any]) -> Meld:
+    add = _additions(data.get("add", {}))
+    melds = _melds(data.get("melds", []))
+    if not melds and not add:
+        raise _bad("a meld action needs melds or add")
+    if sum(len(m) for m in melds) + sum(len(c) for _, c in add) > MAX_CARDS_IN_ACTION:
+        raise _bad("too many cards in one action")
+    return Meld(melds=melds, add=add)
+
+
+def _answer(data: Mapping[str, Any]) -> Answer:
     yes = data.get("yes")
     if not isinstance(yes, bool):
         raise _bad("answer needs yes: true or false")
     return Answer(yes=yes)
+
+
+_READERS: dict[str, Callable[[Mapping[str, Any]], Action]] = {
+    "draw": lambda _data: Draw(),
+    "pickup": _pickup,
+    "meld": _meld,
+    "discard": lambda data: Discard(card=parse_cards([data.get("card")], what="discard card")[0]),
+    "ask_partner": lambda _data: AskPartner(),
+    "answer": _answer,
+}
+
+
+def parse_action(data: Any) -> Action:
+    """Read an action object; anything malformed is `invalid_action`."""
+    if isinstance(data, _ACTION_TYPES):
+        return data
+    if type(data) is dict:
+        fast = _fast_action(data)
+        if fast is not None:
+            return fast
+    return _READERS[_checked_kind(data)](data)
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

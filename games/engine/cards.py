@@ -94,11 +94,6 @@ def is_black_three(card: Card) -> bool:
     return card in BLACK_THREES
 
 
-def is_natural(card: Card) -> bool:
-    """A natural card of a meldable rank: 4 ... A (docs/rules.md#cards-and-their-values)."""
-    return card != JOKER and card[0] in NATURAL_RANKS
-
-
 def canonical_deck(packs: int, jokers: int) -> list[Card]:
     """Unshuffled deck (docs/fair-shuffle.md): per pack suits S H D C, each A 2 ... K; then jokers."""
     deck = [r + s for _ in range(packs) for s in SUITS for r in RANKS]
@@ -107,14 +102,6 @@ def canonical_deck(packs: int, jokers: int) -> list[Card]:
 
 def count(cards: Iterable[Card]) -> Counter[Card]:
     return Counter(cards)
-
-
-def remove_cards(hand: list[Card], cards: Iterable[Card]) -> list[Card]:
-    """A copy of ``hand`` without ``cards`` (a multiset difference); the caller checked presence."""
-    rest = list(hand)
-    for card in cards:
-        rest.remove(card)
-    return rest
 
 
 def missing_cards(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:

@@ -44,9 +44,8 @@ def _wild_order(cards: list[Card], rules_value: Any) -> list[Card]:
     return sorted(cards, key=rules_value)
 
 
-def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None:
-    rules = t.rules
-    side = t.melds[t.side_of(t.turn)]
+def _sorted_rest(rest: list[Card]) -> tuple[dict[str, list[Card]], list[Card], list[Card]]:
+    """The hand left to lay: naturals by rank, wild cards, black threes."""
     naturals: dict[str, list[Card]] = {}
     wilds: list[Card] = []
     threes: list[Card] = []
@@ -57,8 +56,19 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
             wilds.append(card)
         else:
             naturals.setdefault(card[0], []).append(card)
-    new: dict[str, list[Card]] = {}
-    add: dict[str, list[Card]] = {}
+    return naturals, wilds, threes
+
+
+_Laid = dict[str, list[Card]]
+
+
+def _natural_melds(
+    t: Table, side: Mapping[str, list[Card]], naturals: _Laid, threes: list[Card]
+) -> tuple[_Laid, _Laid] | None:
+    """(new melds, additions) of the natural cards and black threes, before any wild card;
+    None when a card has nowhere to go."""
+    new: _Laid = {}
+    add: _Laid = {}
     for rank, cards in naturals.items():
         if rank in side:
             add[rank] = list(cards)
@@ -67,41 +77,66 @@ def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None
         else:
             return None
     if threes:
-        if len(threes) not in rules.black_three_meld_sizes:
+        if len(threes) not in t.rules.black_three_meld_sizes:
             return None
         new["3"] = threes
-    wilds = _wild_order(wilds, rules.card_value)
+    return new, add
 
-    def size(rank: str) -> int:
-        return len(side.get(rank, [])) + len(new.get(rank, [])) + len(add.get(rank, []))
 
-    def room(rank: str) -> int:
-        cards = side.get(rank, []) + new.get(rank, []) + add.get(rank, [])
-        nat = count_naturals(cards)
-        return rules.max_wilds(nat) - (len(cards) - nat)
+def _laid(side: Mapping[str, list[Card]], new: _Laid, add: _Laid, rank: str) -> list[Card]:
+    return side.get(rank, []) + new.get(rank, []) + add.get(rank, [])
 
-    def put(rank: str, card: Card) -> None:
-        if rank in new:
-            new[rank].append(card)
-        else:
-            add.setdefault(rank, []).append(card)
 
+def _room(t: Table, cards: list[Card]) -> int:
+    """How many more wild cards a meld of ``cards`` takes."""
+    nat = count_naturals(cards)
+    return t.rules.max_wilds(nat) - (len(cards) - nat)
+
+
+def _place_wilds(
+    t: Table,
+    side: Mapping[str, list[Card]],
+    new: _Laid,
+    add: _Laid,
+    wilds: list[Card],
+    prefer_big: bool,
+) -> bool:
+    """Spend ``wilds`` (cheap first): complete the new pairs, fill the melds (the biggest, or
+    those nearest a canasta, first), the rest to a joker meld. False when one is left over."""
     for rank in [r for r in new if r != "3" and len(new[r]) == 2]:
-        if not wilds or room(rank) < 1:
-            return None
+        if not wilds or _room(t, _laid(side, new, add, rank)) < 1:
+            return False
         new[rank].append(wilds.pop(0))
     ranks = [r for r in list(side) + list(new) if r not in ("3", "2", JOKER_MELD_KEY)]
-    ranks.sort(key=lambda r: -size(r) if prefer_big else abs(7 - size(r)))
+    ranks.sort(
+        key=lambda r: (
+            -len(_laid(side, new, add, r)) if prefer_big else abs(7 - len(_laid(side, new, add, r)))
+        )
+    )
     for rank in ranks:
-        while wilds and room(rank) > 0:
-            put(rank, wilds.pop(0))
-    if wilds:
-        if JOKER_MELD_KEY in side:
-            add.setdefault(JOKER_MELD_KEY, []).extend(wilds)
-        elif rules.joker_meld and len(wilds) >= 3:
-            new[JOKER_MELD_KEY] = wilds
-        else:
-            return None
+        while wilds and _room(t, _laid(side, new, add, rank)) > 0:
+            (new[rank] if rank in new else add.setdefault(rank, [])).append(wilds.pop(0))
+    if not wilds:
+        return True
+    if JOKER_MELD_KEY in side:
+        add.setdefault(JOKER_MELD_KEY, []).extend(wilds)
+    elif t.rules.joker_meld and len(wilds) >= 3:
+        new[JOKER_MELD_KEY] = wilds
+    else:
+        return False
+    return True
+
+
+def _plan(t: Table, rest: list[Card], prefer_big: bool) -> dict[str, Any] | None:
+    """A meld action that lays all of ``rest``, or None."""
+    side = t.melds[t.side_of(t.turn)]
+    naturals, wilds, threes = _sorted_rest(rest)
+    melds = _natural_melds(t, side, naturals, threes)
+    if melds is None:
+        return None
+    new, add = melds
+    if not _place_wilds(t, side, new, add, _wild_order(wilds, t.rules.card_value), prefer_big):
+        return None
     action: dict[str, Any] = {"type": "meld"}
     if new:
         action["melds"] = list(new.values())

@@ -63,32 +63,31 @@ def meld_key(rules: RuleSet, cards: Sequence[Card]) -> str:
     return naturals.pop()
 
 
-def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bool) -> None:
-    """Raise invalid_meld unless ``cards`` form a legal meld under ``key``."""
-    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
-    if len(cards) < 3:
-        raise _bad(f"a meld needs at least 3 cards: {shown}")
-    if key == BLACK_THREE_KEY:
-        if not rules.black_three_meld_sizes or not all(is_black_three(c) for c in cards):
-            raise _bad(f"not a black-three meld: {shown}")
-        if len(cards) not in rules.black_three_meld_sizes:
-            sizes = " or ".join(map(str, rules.black_three_meld_sizes))
-            raise _bad(f"black threes meld only as {sizes} black threes: {shown}")
-        if not going_out:
-            raise _bad(f"black threes may be melded only when going out: {shown}")
-        return
-    if key == JOKER_MELD_KEY:
-        if not rules.joker_meld or not all(is_wild(c) for c in cards):
-            raise _bad(f"a joker meld holds only wild cards: {shown}")
-        return
-    if key == TWOS_KEY:
-        twos = sum(is_two(c) for c in cards)
-        jokers = sum(c == JOKER for c in cards)
-        if not rules.twos_meld or twos + jokers != len(cards):
-            raise _bad(f"a twos meld holds only 2s and jokers: {shown}")
-        if jokers > 2 or jokers >= twos:
-            raise _bad(f"a twos meld has at most 2 jokers, always fewer than 2s: {shown}")
-        return
+def _check_black_threes(rules: RuleSet, cards: Sequence[Card], shown: str, going_out: bool) -> None:
+    if not rules.black_three_meld_sizes or not all(is_black_three(c) for c in cards):
+        raise _bad(f"not a black-three meld: {shown}")
+    if len(cards) not in rules.black_three_meld_sizes:
+        sizes = " or ".join(map(str, rules.black_three_meld_sizes))
+        raise _bad(f"black threes meld only as {sizes} black threes: {shown}")
+    if not going_out:
+        raise _bad(f"black threes may be melded only when going out: {shown}")
+
+
+def _check_joker_meld(rules: RuleSet, cards: Sequence[Card], shown: str) -> None:
+    if not rules.joker_meld or not all(is_wild(c) for c in cards):
+        raise _bad(f"a joker meld holds only wild cards: {shown}")
+
+
+def _check_twos_meld(rules: RuleSet, cards: Sequence[Card], shown: str) -> None:
+    twos = sum(is_two(c) for c in cards)
+    jokers = sum(c == JOKER for c in cards)
+    if not rules.twos_meld or twos + jokers != len(cards):
+        raise _bad(f"a twos meld holds only 2s and jokers: {shown}")
+    if jokers > 2 or jokers >= twos:
+        raise _bad(f"a twos meld has at most 2 jokers, always fewer than 2s: {shown}")
+
+
+def _check_natural_meld(rules: RuleSet, key: str, cards: Sequence[Card], shown: str) -> None:
     if key not in NATURAL_RANKS:
         raise _bad(f"{key} is not a meld rank")
     naturals = 0
@@ -103,6 +102,21 @@ def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bo
         raise _bad(f"a meld needs at least 2 natural cards: {shown}")
     if wilds > rules.max_wilds(naturals):
         raise _bad(f"too many wild cards for {naturals} natural cards: {shown}")
+
+
+def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bool) -> None:
+    """Raise invalid_meld unless ``cards`` form a legal meld under ``key``."""
+    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
+    if len(cards) < 3:
+        raise _bad(f"a meld needs at least 3 cards: {shown}")
+    if key == BLACK_THREE_KEY:
+        _check_black_threes(rules, cards, shown, going_out)
+    elif key == JOKER_MELD_KEY:
+        _check_joker_meld(rules, cards, shown)
+    elif key == TWOS_KEY:
+        _check_twos_meld(rules, cards, shown)
+    else:
+        _check_natural_meld(rules, key, cards, shown)
 
 
 def is_canasta(cards: Sequence[Card]) -> bool:

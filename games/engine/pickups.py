@@ -100,6 +100,52 @@ def _pairs(cards: list[Card]) -> list[list[Card]]:
     return out
 
 
+def _default_check(t: Table, seat: int, key: str, naturals: list[Card]) -> Accept | None:
+    """The check of each candidate when the caller brings none: None when no candidate can
+    pass (the pile rules that do not depend on the cards, decided once for all of them)."""
+    if not naturals and not _alone_may_take(t, seat, key):
+        return None  # the one candidate, the top card alone, cannot take the pile
+    try:
+        check_pile_reachable(t)
+        check_pile_takeable(t)
+    except EngineError:
+        return None
+    frozen = pile_frozen(t, t.side_of(seat))
+    if frozen and t.rules.freeze != "party" and len(naturals) < 2:
+        return None  # check_pickup_cards: a frozen pile needs a natural pair
+    return partial(allowed_pickup, frozen=frozen, incoming=[])
+
+
+def _card_options(hand: list[Card], naturals: list[Card]) -> list[list[Card] | None]:
+    """The hand cards to take the pile with: none, a natural pair, a natural and a wild."""
+    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
+    options: list[list[Card] | None] = [None]
+    if naturals:
+        options += _pairs(naturals)
+        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+    return options
+
+
+def _candidate(t: Table, seat: int, cards: list[Card] | None, need: int) -> ActionJSON | None:
+    """The pickup with ``cards``, with the melds that reach the initial minimum ``need`` (0
+    once the side has melded); None when the hand cannot reach it."""
+    action: ActionJSON = {"type": "pickup"}
+    if cards is None:
+        return action
+    action["cards"] = cards
+    top = t.discard[-1]
+    value = sum(t.rules.card_value(c) for c in [top, *cards])
+    if need and value < need:
+        rest = list(t.hands[seat])
+        for c in cards:
+            rest.remove(c)
+        extra = best_melds(t, rest, need - value, exclude={top[0]})
+        if extra is None:
+            return None
+        action["melds"] = extra
+    return action
+
+
 def pickup_actions(
     t: Table, seat: int, *, first_only: bool = False, accept: Accept | None = None
 ) -> list[ActionJSON]:
@@ -110,45 +156,16 @@ def pickup_actions(
     if t.rules.is_pile_blocker(top, t.settings):
         return []
     hand = t.hands[seat]
-    key = top[0]
     # The top card is never wild here (a blocker), so cards of its rank are naturals.
-    naturals = [c for c in hand if c[0] == key and c != JOKER]
-    check = accept
+    naturals = [c for c in hand if c[0] == top[0] and c != JOKER]
+    check = accept if accept is not None else _default_check(t, seat, top[0], naturals)
     if check is None:
-        if not naturals and not _alone_may_take(t, seat, key):
-            return []  # the one candidate, the top card alone, cannot take the pile
-        # The pile rules that do not depend on the cards, once for all candidates.
-        try:
-            check_pile_reachable(t)
-            check_pile_takeable(t)
-        except EngineError:
-            return []
-        frozen = pile_frozen(t, t.side_of(seat))
-        if frozen and t.rules.freeze != "party" and len(naturals) < 2:
-            return []  # check_pickup_cards: a frozen pile needs a natural pair
-        check = partial(allowed_pickup, frozen=frozen, incoming=[])
-    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
-    options: list[list[Card] | None] = [None]
-    if naturals:
-        options += _pairs(naturals)
-        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+        return []
     need = minimum(t, t.side_of(seat))
     found: list[ActionJSON] = []
-    for cards in options:
-        action: ActionJSON = {"type": "pickup"}
-        if cards is not None:
-            action["cards"] = cards
-        if need and cards is not None:
-            value = sum(t.rules.card_value(c) for c in [top, *cards])
-            if value < need:
-                rest = list(hand)
-                for c in cards:
-                    rest.remove(c)
-                extra = best_melds(t, rest, need - value, exclude={key})
-                if extra is None:
-                    continue
-                action["melds"] = extra
-        if check(t, action):
+    for cards in _card_options(hand, naturals):
+        action = _candidate(t, seat, cards, need)
+        if action is not None and check(t, action):
             found.append(action)
             if first_only:
                 break

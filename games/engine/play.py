@@ -6,7 +6,6 @@ so a rejected action changes nothing (docs/formats.md#actions: every action is a
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -201,16 +200,3 @@ def _answer(t: Table, act: Answer, out: Outcome) -> None:
     t.asked_by = None
     t.phase = "play"
     t.go_out = act.yes
-
-
-def used_counts(action: Action) -> Counter[Card]:
-    """Hand cards an action names (for callers that check hands themselves)."""
-    if isinstance(action, Pickup):
-        return Counter(list(action.cards or ()) + [c for m in action.melds for c in m])
-    if isinstance(action, Meld):
-        return Counter(
-            [c for m in action.melds for c in m] + [c for _, cs in action.add for c in cs]
-        )
-    if isinstance(action, Discard):
-        return Counter([action.card])
-    return Counter()

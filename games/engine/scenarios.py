@@ -37,14 +37,6 @@ class ScenarioFailure(Exception):
     pass
 
 
-def _norm_cards(value: Any) -> Any:
-    return (
-        sorted(value)
-        if isinstance(value, list) and all(isinstance(v, str) for v in value)
-        else value
-    )
-
-
 def _same(key: str, expected: Any, actual: Any) -> bool:
     """Card lists compare as multisets, except stock and discard (in order)."""
     if key in _ORDERED:

@@ -13,6 +13,9 @@ from .melds import check_meld, meld_key, parse_meld_key
 from .rules import RuleSet
 from .variants import get_rules
 
+# Whether this module runs compiled (mypyc, games/engine/compiled.py): `Table.fork` differs.
+COMPILED = not __file__.endswith(".py")
+
 PHASES = ("draw", "play", "discard", "answer", "over")
 END_REASONS = ("went_out", "stock_exhausted", "red_three_last")
 _KEYS = {
@@ -29,7 +32,7 @@ _KEYS = {
     "melds",
     "red_threes",
     "melded",
-    # engine extensions (docs/engine-notes.md)
+    # engine extensions (docs/formats.md, "Table JSON: one hand, everything in it")
     "hand_number",
     "asked_by",
     "go_out",
@@ -126,14 +129,40 @@ class Table:
         table given to `apply` never changes. Callers that want to change a table in place
         use `copy`.
         """
-        new = object.__new__(Table)
-        new.__dict__.update(self.__dict__)
+        new = self._shallow() if COMPILED else object.__new__(Table)
+        if not COMPILED:
+            new.__dict__.update(self.__dict__)
         hands = list(self.hands)
         hands[self.turn] = list(hands[self.turn])
         new.hands = hands
         new.melds = list(self.melds)
         new.melded = list(self.melded)
         return new
+
+    def _shallow(self) -> Table:
+        # The compiled build's Table (mypyc) has no __dict__ and refuses object.__new__.
+        return Table(
+            rules=self.rules,
+            players=self.players,
+            options=self.options,
+            dealer=self.dealer,
+            turn=self.turn,
+            phase=self.phase,
+            scores=self.scores,
+            hands=self.hands,
+            stock=self.stock,
+            discard=self.discard,
+            melds=self.melds,
+            red_threes=self.red_threes,
+            melded=self.melded,
+            hand=self.hand,
+            asked_by=self.asked_by,
+            go_out=self.go_out,
+            concealed_melds=self.concealed_melds,
+            ended=self.ended,
+            settings=self.settings,
+            explicit=self.explicit,
+        )
 
     def all_cards(self) -> Counter[Card]:
         """Every card on the table (hands, stock, pile, melds, red threes)."""

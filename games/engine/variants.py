@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import InvalidTableError
 from .rules import (
     INF,
@@ -159,6 +161,6 @@ def get_rules(name: object) -> RuleSet:
     return VARIANTS[name]
 
 
-def list_variants() -> list[dict[str, object]]:
+def list_variants() -> list[dict[str, Any]]:
     """Every variant with its parameters and options, as the API serves it."""
     return [rules.describe() for rules in VARIANTS.values()]

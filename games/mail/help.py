@@ -6,6 +6,7 @@ back: tests/mail/test_commands.py); the explanations are translated with gettext
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils import translation
@@ -111,7 +112,13 @@ def _rows(variant: str, lang: str) -> list[str]:
 
 def help_text(variant: str = "classic", lang: str | None = None) -> str:
     """The plain-text help of the command language in ``lang`` (default: the active one)."""
-    lang = display.language_code(lang or translation.get_language())
+    return _help_text(variant, display.language_code(lang or translation.get_language()))
+
+
+# Built once per variant and language: every turn email carries it twice (text and HTML), and
+# it depends on nothing else (the catalogues are loaded once per process).
+@functools.lru_cache(maxsize=32)
+def _help_text(variant: str, lang: str) -> str:
     with translation.override(lang):
         example = "; ".join(
             [

@@ -25,7 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import display
+from games import display, l10n
 from games.engine.cards import JOKER, sort_key
 from games.engine.melds import canasta_kind
 from games.engine.rules import RuleSet
@@ -77,6 +77,24 @@ def _canasta_name(kind: str) -> str:
     return names.get(kind, kind)
 
 
+def table_line(variant: str, players: int, turn_seconds: int | None) -> str:
+    """A table in one line, in the active language: "Klassisches Canasta, 2 Spieler, ohne
+    Zeitlimit" (variant title, players, time per turn)."""
+    count = ngettext("%(count)d player", "%(count)d players", players) % {"count": players}
+    if turn_seconds:
+        hours = max(1, turn_seconds // 3600)
+        clock = ngettext("%(count)d hour per turn", "%(count)d hours per turn", hours) % {
+            "count": hours
+        }
+    else:
+        clock = _("no time limit")
+    return _("%(title)s, %(players)s, %(clock)s") % {
+        "title": variant_title(variant),
+        "players": count,
+        "clock": clock,
+    }
+
+
 def variant_title(variant: str) -> str:
     """The variant's full name in the active language ("Classic Canasta")."""
     titles = {
@@ -89,7 +107,9 @@ def variant_title(variant: str) -> str:
 
 
 def game_line(variant: str, game_id: str) -> str:
-    """A game as emails name it: "classic game 84cb8bdc" ("Klassik-Partie 84cb8bdc")."""
+    """A game as emails name it: "classic game 84cb8bdc"; German and Icelandic "84cb8bdc
+    (Klassisches Canasta)", without a noun, so that each sentence puts "Partie" / "leikur" in
+    the case its slot needs ("in der Partie %(game)s", "í leiknum %(game)s")."""
     names = {
         "classic": _("classic game %(id)s"),
         "family": _("family game %(id)s"),
@@ -398,8 +418,7 @@ def _side_lines(f: _Facts, side: int, scores: list[int]) -> list[Line]:
 
 def _number(value: int, lang: str) -> str:
     """A score with the thousands separator of the language (1,230 / 1.230)."""
-    text = f"{value:,}"
-    return text.replace(",", ".") if lang in ("de", "is") else text
+    return l10n.number(value, lang)
 
 
 def _sides_section(doc: _Doc, f: _Facts) -> None:

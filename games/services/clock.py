@@ -1,7 +1,7 @@
 """The turn clock: deadline and reminder of the seat to act.
 
 The deadline is an indexed column swept by Celery beat (games/tasks.py), never a Celery
-countdown (design.md, "Time, without long Celery countdowns"). Running time stops on
+countdown (docs/background-work.md, "Time controls, timeouts and bots"). Running time stops on
 weekends when the table pauses them and during the absences of the player to move.
 """
 

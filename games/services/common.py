@@ -7,8 +7,10 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.access import may_view, seat_of
 from games.hooks import seat_annotations, seat_related
@@ -100,6 +102,24 @@ def require_player(game: Game, user: Any) -> Seat:
     if seat is None or seat.status != SeatStatus.JOINED or seat.number is None:
         raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You do not play in this game.")
     return seat
+
+
+def require_open_account(user: Any) -> None:
+    """Refuse a seat to a closed account, holding its user row until the caller commits.
+
+    Account deletion (accounts.services.deletion) closes the account under FOR UPDATE on the
+    same row before it goes through the account's seats: a seat being taken at that moment
+    commits first (and is then resigned or left by the deletion) or waits and is refused here.
+    FOR NO KEY UPDATE: rows that only reference the user (seats, outbox rows) are not blocked.
+    """
+    open_account = (
+        get_user_model()
+        .objects.select_for_update(no_key=True)
+        .filter(pk=user.pk, is_active=True)
+        .exists()
+    )
+    if not open_account:
+        raise GameError(ErrorKind.FORBIDDEN, "account_closed", _("This account is closed."))
 
 
 def require_active(game: Game) -> None:

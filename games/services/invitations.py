@@ -150,31 +150,46 @@ def _release_seat(invitation: Invitation) -> None:
         Game.objects.filter(pk=invitation.game_id).update(version=invitation.game.version + 1)
 
 
+def _invitation_locked(pk: int) -> Invitation:
+    """The invitation row, locked until the end of the caller's transaction (taken after the
+    game's lock, in every path): accept, withdraw, decline and expiry of one invitation are
+    decided one at a time, each on the row as the one before left it."""
+    return (
+        Invitation.objects.select_for_update(of=("self",)).select_related("game", "seat").get(pk=pk)
+    )
+
+
+def _seat_take(game: Game, invitation: Invitation, user: Any) -> None:
+    if seat_of(game, user) is not None:
+        raise GameError(
+            ErrorKind.CONFLICT,
+            "already_seated",
+            _("You have a seat at this table already."),
+        )
+    Seat.objects.filter(pk=invitation.seat_id).update(user=user)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
+    )
+    game_join(game_id=game.pk, user=user)
+
+
 def invitation_accept(*, token: str, user: Any) -> Invitation:
-    """Take the seat an invitation keeps; the game starts when it was the last one."""
+    """Take the seat an invitation keeps; the game starts when it was the last one.
+
+    One transaction: the state is read under the invitation's lock and the seat taken before
+    it is released, so a withdrawal or a decline at the same moment comes wholly before or
+    wholly after (an expired invitation frees its seat, and that is committed)."""
+    invitation = invitation_by_token(token=token)
     with transaction.atomic():
-        invitation = invitation_by_token(token=token)
         game = game_lock(game_id=invitation.game_id, with_state=False)
-        invitation = Invitation.objects.select_related("game", "seat").get(pk=invitation.pk)
+        invitation = _invitation_locked(invitation.pk)
         state = invitation_state(invitation)
         if state == "expired":
             _release_seat(invitation)
-    seat_id = invitation.seat_id
-    if state != "pending" or seat_id is None:  # a pending invitation still keeps its seat
+        elif state == "pending":  # a pending invitation still keeps its seat
+            _seat_take(game, invitation, user)
+    if state != "pending":
         raise invitation_refusal(state)
-    with transaction.atomic():
-        game = game_lock(game_id=invitation.game_id, with_state=False)
-        if seat_of(game, user) is not None:
-            raise GameError(
-                ErrorKind.CONFLICT,
-                "already_seated",
-                _("You have a seat at this table already."),
-            )
-        Seat.objects.filter(pk=seat_id).update(user=user)
-        Invitation.objects.filter(pk=invitation.pk).update(
-            status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
-        )
-        game_join(game_id=game.pk, user=user)
     invitation.refresh_from_db()
     return invitation
 
@@ -183,6 +198,7 @@ def invitation_accept(*, token: str, user: Any) -> Invitation:
 def invitation_decline(*, token: str) -> Invitation:
     invitation = invitation_by_token(token=token)
     game_lock(game_id=invitation.game_id, with_state=False)
+    invitation = _invitation_locked(invitation.pk)
     state = invitation_state(invitation)
     if state != "pending":
         raise invitation_refusal(state)
@@ -200,6 +216,8 @@ def invitation_withdraw(*, invitation_id: int, user: Any) -> Invitation:
     if invitation is None or user.pk not in (invitation.inviter_id, invitation.game.created_by_id):
         raise GameError(ErrorKind.NOT_FOUND, "not_found", _("No such invitation of yours."))
     game_lock(game_id=invitation.game_id, with_state=False)
+    # Read again under the lock: an accept that committed meanwhile has taken the seat.
+    invitation = _invitation_locked(invitation.pk)
     if invitation.status != InvitationStatus.PENDING:
         raise invitation_refusal(str(invitation.status))
     _release_seat(invitation)

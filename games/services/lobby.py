@@ -33,7 +33,7 @@ from games.models import (
 )
 from games.selectors import game_with_seats
 from games.services.clock import clock_restart
-from games.services.common import game_lock, game_mark_over
+from games.services.common import game_lock, game_mark_over, require_open_account
 from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.hands import hand_deal, hand_finish
@@ -221,6 +221,7 @@ def game_create(
     ``invite_emails``: addresses invited by mail (games.services.invitations)."""
     resolved = _check_table(variant, players, dict(options or {}))
     _check_clock(turn_seconds, timeout_policy)
+    require_open_account(creator)
     invited, emails = _check_seats(creator, players, invite, invite_emails, bots)
     now = timezone.now()
     game = Game.objects.create(
@@ -281,6 +282,7 @@ def game_join(*, game_id: UUID | str, user: Any) -> Game:
         raise GameError(
             ErrorKind.CONFLICT, "game_full", "Every seat is taken or kept for an invited player."
         )
+    require_open_account(user)
     now = timezone.now()
     if seat is not None:
         seat.status = SeatStatus.JOINED

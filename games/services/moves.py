@@ -1,4 +1,4 @@
-"""Playing: a batch of actions, and resignation (design.md, "Data flow").
+"""Playing: a batch of actions, and resignation (docs/move-lifecycle.md).
 
 One transaction per call: lock the game, check the version, apply the batch to the snapshot
 with the engine, append one Move row per action, store the new snapshot, and when a hand ends

@@ -12,11 +12,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
-from games import engine, hooks
+from games import hooks
 from games.engine import Table
+from games.mail.text import table_line
 from games.models import Game, Move, Seat
 
 if TYPE_CHECKING:
@@ -84,26 +82,9 @@ def notify_reminder(*, game: Game, table: Table, seat: Seat) -> None:
 
 
 def table_label(game: Game) -> str:
-    """A table in one line for an invitation: variant title, players, time per turn."""
-    try:
-        title = engine.get_rules(game.variant).title
-    except engine.EngineError:
-        title = game.variant
-    players = ngettext("%(count)d player", "%(count)d players", game.players) % {
-        "count": game.players
-    }
-    if game.turn_seconds:
-        hours = max(1, game.turn_seconds // 3600)
-        clock = ngettext("%(count)d hour per turn", "%(count)d hours per turn", hours) % {
-            "count": hours
-        }
-    else:
-        clock = _("no time limit")
-    return _("%(title)s, %(players)s, %(clock)s") % {
-        "title": title,
-        "players": players,
-        "clock": clock,
-    }
+    """A table in one line for an invitation, in the active language: variant title, players,
+    time per turn (games.mail.text.table_line)."""
+    return table_line(game.variant, game.players, game.turn_seconds)
 
 
 def notify_invitation(

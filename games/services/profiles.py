@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import FloatField, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
@@ -17,9 +17,13 @@ from games.models import Game, GameStatus, Hand, PlayerRating, RatingChange, Sea
 from games.services.errors import ErrorKind, GameError
 from games.services.ratings import (
     LEADERBOARD_MIN_MATCHES,
+    LEADERBOARD_MIN_OPPONENTS,
     MODEL,
+    PROVISIONAL_SIGMA,
     rating_display,
+    rating_label,
     rating_margin,
+    rating_provisional,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +56,15 @@ class RatingCard:
     sigma: float
     matches: int
     history: list[RatingChange] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """The rating as written everywhere ("1000?" while provisional)."""
+        return rating_label(self.display, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return rating_provisional(self.sigma)
 
 
 @dataclass
@@ -127,8 +140,31 @@ def profile_of(user: User) -> Profile:
     return Profile(user=user, ratings=cards, variants=_variant_records(user))
 
 
+def opponents_of(*, user_ids: list[Any], family: str) -> dict[Any, int]:
+    """Per player: how many different people they met on another side in rated matches of
+    the family (two queries)."""
+    games: dict[Any, set[Any]] = {}
+    for user_id, game_id in RatingChange.objects.filter(
+        user_id__in=user_ids, family=family
+    ).values_list("user_id", "game_id"):
+        games.setdefault(game_id, set()).add(user_id)
+    seats = Seat.objects.filter(
+        game_id__in=games, status=SeatStatus.JOINED, user__isnull=False, number__isnull=False
+    ).values_list("game_id", "user_id", "number", "game__players")
+    side: dict[tuple[Any, Any], int] = {}
+    for game_id, user_id, number, players in seats:
+        side[(game_id, user_id)] = number % (players if players <= 3 else players // 2)
+    met: dict[Any, set[Any]] = {user_id: set() for user_id in user_ids}
+    for (game_id, other), other_side in side.items():
+        for user_id in games[game_id]:
+            if other != user_id and side.get((game_id, user_id)) != other_side:
+                met[user_id].add(other)
+    return {user_id: len(people) for user_id, people in met.items()}
+
+
 def leaderboard(*, family: str, limit: int = 100) -> list[PlayerRating]:
-    """The best ratings of a family among players with enough rated matches to mean something."""
+    """The best ratings of a family among players whose rating means something: enough
+    rated matches, against enough different people, and no longer provisional."""
     if family not in engine.VARIANTS:
         raise GameError(
             ErrorKind.NOT_FOUND,
@@ -136,13 +172,30 @@ def leaderboard(*, family: str, limit: int = 100) -> list[PlayerRating]:
             _("No such variant."),
             {"variants": list(engine.VARIANTS)},
         )
-    return list(
+    candidates = (
         PlayerRating.objects.filter(
-            family=family, matches__gte=LEADERBOARD_MIN_MATCHES, user__is_active=True
+            family=family,
+            matches__gte=LEADERBOARD_MIN_MATCHES,
+            sigma__lte=PROVISIONAL_SIGMA,
+            user__is_active=True,
         )
         .select_related("user")
-        .order_by("-display", "-matches", "user_id")[:limit]
+        .order_by("-display", "-matches", "user_id")
     )
+    listed: list[PlayerRating] = []
+    # In pages of candidates, best first: the opponents are counted for those read only.
+    for start in range(0, candidates.count(), limit):
+        page = list(candidates[start : start + limit])
+        met = opponents_of(user_ids=[row.user_id for row in page], family=family)
+        listed += [row for row in page if met[row.user_id] >= LEADERBOARD_MIN_OPPONENTS]
+        if len(listed) >= limit:
+            break
+    return listed[:limit]
+
+
+def table_rating_label(game: Game) -> str:
+    """The rating of an open table read through tables_in_rating_range, as it is shown."""
+    return rating_label(game.table_rating, game.table_sigma)  # type: ignore[attr-defined]
 
 
 def initial_display() -> int:
@@ -155,13 +208,17 @@ def tables_in_rating_range(
 ) -> QuerySet[Game]:
     """Open tables whose rating is within [low, high]: a table's rating is its creator's in the
     table's variant (a player without rated matches counts as a newcomer, initial_display())."""
-    creator = PlayerRating.objects.filter(
-        user=OuterRef("created_by"), family=OuterRef("variant")
-    ).values("display")[:1]
+    creator = PlayerRating.objects.filter(user=OuterRef("created_by"), family=OuterRef("variant"))
     games = games.annotate(
         table_rating=Coalesce(
-            Subquery(creator), Value(initial_display()), output_field=IntegerField()
-        )
+            Subquery(creator.values("display")[:1]),
+            Value(initial_display()),
+            output_field=IntegerField(),
+        ),
+        # With the rating, its uncertainty: a provisional one is shown as such (rating_label).
+        table_sigma=Coalesce(
+            Subquery(creator.values("sigma")[:1]), Value(MODEL.sigma), output_field=FloatField()
+        ),
     )
     if low is not None:
         games = games.filter(table_rating__gte=low)

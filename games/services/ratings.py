@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from games import hooks
 from games.models import (
     Actor,
     EndReason,
@@ -40,8 +43,19 @@ STAND_IN_TURNS = 3
 # starts at 1000 and a point of mu is worth 40 (openskill's ordinal with alpha and target).
 DISPLAY_ALPHA = 40.0
 DISPLAY_TARGET = 1000.0
-# The leaderboard lists players with at least this many rated matches in the family.
+# The leaderboard lists players with at least this many rated matches in the family, against
+# at least this many different people, whose rating is no longer provisional.
 LEADERBOARD_MIN_MATCHES = 5
+LEADERBOARD_MIN_OPPONENTS = 3
+# A rating is provisional ("1000?") while sigma is above this: about five balanced two-player
+# matches, eight four-player ones (docs/ratings.md, "Provisional ratings").
+PROVISIONAL_SIGMA = 7.2
+# A match is rated only when every side played at least this many turns of its own (not a
+# stand-in's); one resigned or forfeited before that ends unrated, as if aborted.
+MIN_OWN_TURNS = 3
+# Rated matches of one pair of players (at the same table) that count per rolling day; the
+# next ones are unrated, so two accounts cannot farm points off each other.
+PAIR_MATCHES_PER_DAY = 3
 
 # Why a finished or ended match did not move ratings; the keys are stable (API), the texts
 # are shown on pages through games.services.ratings_text (translated there).
@@ -50,6 +64,9 @@ UNRATED_BOT = "bot_seat"
 UNRATED_CALLED_OFF = "called_off"
 UNRATED_NO_PLAYER = "no_player"
 UNRATED_NOT_OVER = "not_over"
+UNRATED_UNCONFIRMED = "unconfirmed"
+UNRATED_TOO_SHORT = "too_short"
+UNRATED_REPEATED = "repeated_opponents"
 
 
 def rating_family(variant: str) -> str:
@@ -67,6 +84,17 @@ def rating_display(mu: float, sigma: float) -> int:
 def rating_margin(sigma: float) -> int:
     """The uncertainty shown beside a rating (± 3 sigma in display points)."""
     return round(3 * sigma * DISPLAY_ALPHA)
+
+
+def rating_provisional(sigma: float) -> bool:
+    """Whether a rating is still too uncertain to be taken at its word (and to be listed)."""
+    return sigma > PROVISIONAL_SIGMA
+
+
+def rating_label(display: int, sigma: float) -> str:
+    """How a rating is written everywhere (API, pages, emails, leaderboards, lobby): the
+    figure, with a "?" while it is provisional ("1000?")."""
+    return f"{display}?" if rating_provisional(sigma) else str(display)
 
 
 @dataclass
@@ -118,22 +146,69 @@ def _losing_side(game: Game) -> int | None:
     return int(last.seat) % game.sides
 
 
-def stand_in_turns(game: Game) -> dict[int, int]:
-    """Per seat: the turns in which a bot or the system played for the seat's person.
+@dataclass
+class TurnCounts:
+    """Per seat: the turns its person played (``own``) and those a bot or the system played
+    for them (``stood_in``)."""
 
-    A turn is a run of consecutive moves by one seat; it counts when any of its moves was
-    not the player's own (a stand-in bot, a timeout's autoplay).
+    own: dict[int, int] = field(default_factory=dict)
+    stood_in: dict[int, int] = field(default_factory=dict)
+
+
+def turn_counts(game: Game) -> TurnCounts:
+    """Count the turns of each seat from the log.
+
+    A turn is a run of consecutive moves by one seat; it is a stand-in turn when any of its
+    moves was not the player's own (a stand-in bot, a timeout's autoplay), else the player's
+    own. A resignation is no turn (it may come at any time, and is no play).
     """
-    counts: dict[int, int] = {}
+    counts = TurnCounts()
+    turns: list[tuple[int, bool]] = []  # (seat, whether every move was the player's)
     previous: int | None = None
-    counted = False
-    for seat, actor in Move.objects.filter(game=game).order_by("seq").values_list("seat", "actor"):
+    rows = Move.objects.filter(game=game).order_by("seq").values_list("seat", "actor", "action")
+    for seat, actor, action in rows:
+        if isinstance(action, dict) and action.get("type") == "resign":
+            continue
         if seat != previous:
-            previous, counted = seat, False
-        if actor != Actor.PLAYER and not counted:
-            counts[seat] = counts.get(seat, 0) + 1
-            counted = True
+            turns.append((seat, True))
+            previous = seat
+        if actor != Actor.PLAYER:
+            turns[-1] = (seat, False)
+    for seat, own in turns:
+        bucket = counts.own if own else counts.stood_in
+        bucket[seat] = bucket.get(seat, 0) + 1
     return counts
+
+
+def stand_in_turns(game: Game) -> dict[int, int]:
+    """Per seat: the turns in which a bot or the system played for the seat's person."""
+    return turn_counts(game).stood_in
+
+
+def match_long_enough(game: Game, counts: TurnCounts | None = None) -> bool:
+    """Whether every side has played MIN_OWN_TURNS turns of its own: before that a match is
+    too short to say anything of its players (docs/ratings.md)."""
+    counts = counts or turn_counts(game)
+    per_side = [0] * game.sides
+    for seat, turns in counts.own.items():
+        per_side[seat % game.sides] += turns
+    return all(turns >= MIN_OWN_TURNS for turns in per_side)
+
+
+def _pairs_over_limit(user_ids: Sequence[int], family: str, now: datetime) -> bool:
+    """Whether two of these players already had PAIR_MATCHES_PER_DAY rated matches of the
+    family together in the last day (one query over their recent rating changes)."""
+    recent: dict[Any, set[int]] = {}
+    rows = RatingChange.objects.filter(
+        user_id__in=user_ids, family=family, created_at__gt=now - timedelta(days=1)
+    ).values_list("game_id", "user_id")
+    for game_id, user_id in rows:
+        recent.setdefault(game_id, set()).add(user_id)
+    for first, second in combinations(sorted(set(user_ids)), 2):
+        together = sum(1 for people in recent.values() if {first, second} <= people)
+        if together >= PAIR_MATCHES_PER_DAY:
+            return True
+    return False
 
 
 def _rated_user(seat: Seat) -> int:
@@ -143,8 +218,24 @@ def _rated_user(seat: Seat) -> int:
     return seat.user_id
 
 
-def rating_plan(game: Game) -> RatingPlan:
-    """The policy of docs/ratings.md applied to a match that has ended."""
+def _unrated_reason(game: Game, seats: list[Seat], counts: TurnCounts, now: datetime) -> str:
+    """Why a finished match with these seats is not rated, or "" when it is."""
+    if any(s.kind == SeatKind.BOT for s in seats):
+        return UNRATED_BOT
+    if any(s.user_id is None for s in seats):
+        return UNRATED_NO_PLAYER
+    user_ids = [_rated_user(s) for s in seats]
+    if hooks.users_confirmed(user_ids=user_ids) != set(user_ids):
+        return UNRATED_UNCONFIRMED
+    if not match_long_enough(game, counts):
+        return UNRATED_TOO_SHORT
+    if _pairs_over_limit(user_ids, rating_family(game.variant), now):
+        return UNRATED_REPEATED
+    return ""
+
+
+def rating_plan(game: Game, now: datetime | None = None) -> RatingPlan:
+    """The policy of docs/ratings.md applied to a match that has ended at ``now``."""
     if not game.rated:
         return RatingPlan(unrated=UNRATED_CASUAL)
     if game.status != GameStatus.FINISHED:
@@ -154,19 +245,18 @@ def rating_plan(game: Game) -> RatingPlan:
         (s for s in game.seats.all() if s.status == SeatStatus.JOINED and s.number is not None),
         key=lambda s: s.seated_number,
     )
-    if any(s.kind == SeatKind.BOT for s in seats):
-        return RatingPlan(unrated=UNRATED_BOT)
-    if any(s.user_id is None for s in seats):
-        return RatingPlan(unrated=UNRATED_NO_PLAYER)
+    counts = turn_counts(game)
+    unrated = _unrated_reason(game, seats, counts, now or timezone.now())
+    if unrated:
+        return RatingPlan(unrated=unrated)
     loser = _losing_side(game)
     ranks = ranks_from_totals(match_totals(game), loser)
     teams = [
         [s for s in seats if s.seated_number % game.sides == side] for side in range(game.sides)
     ]
-    stood_in = stand_in_turns(game)
     updated: set[int] = set()
     for seat in seats:
-        away = stood_in.get(seat.seated_number, 0) > STAND_IN_TURNS
+        away = counts.stood_in.get(seat.seated_number, 0) > STAND_IN_TURNS
         # A stand-in's win is not the absent player's; a loss still is theirs, so walking
         # away from a losing match does not protect a rating.
         if seat.user_id is not None and (not away or ranks[seat.seated_number % game.sides] != 1):
@@ -205,7 +295,7 @@ def rating_update_for_match(*, game: Game, now: datetime) -> list[RatingChange]:
     Called from games.services.common.game_mark_over inside the match's transaction, so the
     ratings change exactly when the result is committed.
     """
-    plan = rating_plan(game)
+    plan = rating_plan(game, now)
     if plan.unrated or RatingChange.objects.filter(game=game).exists():
         return []
     family = rating_family(game.variant)

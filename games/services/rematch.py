@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.players import is_deleted
-from games.services.common import game_lock
+from games.services.common import game_lock, require_open_account
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.lobby import game_start
 from games.services.notify import notify_invitation
@@ -69,6 +69,7 @@ def rematch_offer(*, game_id: UUID | str, user: Any, swap_partners: bool = False
     existing = rematch_of(game=old)
     if existing is not None:
         return existing
+    require_open_account(user)
     now = timezone.now()
     game = Game.objects.create(
         variant=old.variant,
@@ -78,6 +79,8 @@ def rematch_offer(*, game_id: UUID | str, user: Any, swap_partners: bool = False
         turn_seconds=old.turn_seconds,
         timeout_policy=old.timeout_policy,
         weekend_pause=old.weekend_pause,
+        # A casual match's rematch is casual, a rated one's rated (docs/ratings.md).
+        rated=old.rated,
         created_by=user,
         rematch_of=old,
     )

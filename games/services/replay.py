@@ -1,5 +1,5 @@
-"""Replaying a game from its seeds and move log, to check the snapshot (design.md: the
-snapshot is a cache; replaying the log must reproduce it exactly)."""
+"""Replaying a game from its seeds and move log, to check the snapshot (docs/record-format.md:
+the snapshot is a cache; replaying the log must reproduce it exactly)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deadlines that pass: reminders and timeouts, claimed by a beat sweep (design.md, "Time").
+"""Deadlines that pass: reminders and timeouts, claimed by a beat sweep (docs/background-work.md, "The sweep").
 
 The sweep reads due games through the indexed `deadline` / `reminder_at` columns and claims
 each one under its row lock, re-checking the deadline: a move that landed in the meantime

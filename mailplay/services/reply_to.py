@@ -12,7 +12,7 @@ token it answered was live).
 
 from __future__ import annotations
 
-from games.models import Game, SeatKind
+from games.models import Seat, SeatKind
 from mailplay.services.answers import REPLY_BY_EMAIL
 from mailplay.services.tokens import reply_address, reply_token_issue
 from notifications.models import Outbox, OutboxChannel, OutboxKind
@@ -38,18 +38,18 @@ def reply_address_for_row(row: Outbox) -> str | None:
         return None
     if row.game_id is None or row.recipient_id is None:
         return None
-    game = Game.objects.filter(pk=row.game_id).first()
-    if game is None:
-        return None
-    held = game.seats.filter(
-        number=seat_number, user_id=row.recipient_id, kind=SeatKind.HUMAN
-    ).exists()
-    if not held:
-        return None
     moment = row.payload.get("moment")
     if not isinstance(moment, dict):
         # A row written before payloads recorded their moment: an address bound to the game
         # as it is now could play a turn the email does not show, so it gets none.
         return None
-    token = reply_token_issue(game=game, user=row.recipient, seat_number=seat_number, moment=moment)
+    held = Seat.objects.filter(
+        game_id=row.game_id, number=seat_number, user_id=row.recipient_id, kind=SeatKind.HUMAN
+    ).exists()
+    if not held:
+        return None
+    # row.game: loaded with the claimed row (notifications.services.outbox), no query.
+    token = reply_token_issue(
+        game=row.game, user=row.recipient, seat_number=seat_number, moment=moment
+    )
     return reply_address(token.token)

@@ -114,6 +114,14 @@ def _reader_language(row: Outbox) -> str | None:
     return str(row.payload.get("language") or "") or None
 
 
+def _reader_zone(row: Outbox) -> str | None:
+    """The recipient's time zone; for an address without an account, the payload's (the
+    inviter's)."""
+    if row.recipient_id is not None:
+        return time_zone_of(user=row.recipient)
+    return str(row.payload.get("time_zone") or "") or None
+
+
 def email_row_send(row: Outbox) -> str:
     """Send a claimed email row through Django's email backend; returns its new status."""
     reason = email_skip_reason(
@@ -139,7 +147,7 @@ def email_row_send(row: Outbox) -> str:
             to=row_address(row),
             reply_to=reply_to,
             lang=_reader_language(row),
-            time_zone=time_zone_of(user=row.recipient) if row.recipient_id is not None else None,
+            time_zone=_reader_zone(row),
             headers=message_headers(row, payload=payload),
         )
         # Rendered here, before any connection: a header with a line break (BadHeaderError, a

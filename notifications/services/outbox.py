@@ -1,5 +1,5 @@
 """The outbox: notifications written as rows with the change that caused them, delivered after
-commit, swept when a message was lost (design.md, "Data flow of a move", steps 3-4).
+commit, swept when a message was lost (docs/move-lifecycle.md, steps 3-4).
 
 A row's life: pending -> sending (claimed by one worker, conditional UPDATE) -> sent, or back
 to pending with a backoff after a failure, or failed after the last attempt, or skipped when
@@ -162,6 +162,13 @@ def _due(now: datetime) -> Q:
     return Q(status__in=OPEN_STATUSES, next_attempt_at__lte=now)
 
 
+def _claimed_rows() -> Any:
+    # With everything sending reads about the row: the recipient's preferences (mode,
+    # language, time zone) and the game (how far it moved on; the reply token's game), so
+    # that rendering and sending a row costs no query for them.
+    return Outbox.objects.select_related("recipient__notification_preference", "game")
+
+
 def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:
     """Take the row for delivery, or None when it is not due or another worker holds it.
 
@@ -183,7 +190,7 @@ def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | Non
     )
     if not claimed:
         return None
-    return Outbox.objects.select_related("recipient").get(pk=outbox_id)
+    return _claimed_rows().get(pk=outbox_id)
 
 
 def _finish(row: Outbox, **fields: Any) -> bool:
@@ -285,29 +292,104 @@ def outbox_fail_abandoned(*, now: datetime | None = None) -> int:
     )
 
 
+def outbox_claim_batch(*, limit: int, now: datetime | None = None) -> list[Outbox]:
+    """Take up to `limit` due rows for this worker, oldest due first, in one transaction.
+
+    On PostgreSQL the rows are read with SELECT ... FOR UPDATE SKIP LOCKED: workers claiming
+    at the same moment take disjoint batches instead of queueing on each other's locks. SQLite
+    has no row locks; its IMMEDIATE transactions run one writer at a time, which makes the
+    read and the UPDATE one step all the same. The claim is outbox_claim's (sending, attempts
+    + 1, visible again after the visibility timeout), so a single-row claim racing a batch
+    claim still lets exactly one of them have the row.
+    """
+    now = now or timezone.now()
+    visible_again = now + timedelta(seconds=settings.CANASTA_OUTBOX_VISIBILITY_SECONDS)
+    with transaction.atomic():
+        ids = list(
+            Outbox.objects.select_for_update(skip_locked=True)
+            .filter(_due(now), attempts__lt=settings.CANASTA_OUTBOX_MAX_ATTEMPTS)
+            .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:limit]
+        )
+        if not ids:
+            return []
+        Outbox.objects.filter(pk__in=ids).update(
+            status=OutboxStatus.SENDING,
+            claimed_at=now,
+            next_attempt_at=visible_again,
+            attempts=F("attempts") + 1,
+        )
+    return list(_claimed_rows().filter(pk__in=ids).order_by("pk"))
+
+
+def outbox_release(row: Outbox, *, now: datetime | None = None) -> bool:
+    """Give back a claimed row this worker will not send (its time budget ran out): due at
+    once for the next worker, its attempt handed back, since nothing was tried."""
+    return bool(
+        Outbox.objects.filter(pk=row.pk, status=OutboxStatus.SENDING, attempts=row.attempts).update(
+            status=OutboxStatus.PENDING,
+            next_attempt_at=now or timezone.now(),
+            claimed_at=None,
+            attempts=F("attempts") - 1,
+        )
+    )
+
+
+def _send_batch(rows: list[Outbox], ends: float | None) -> tuple[int, bool]:
+    """Send claimed rows until the time budget ends; (rows sent, whether all were tried)."""
+    sent = 0
+    for index, row in enumerate(rows):
+        if ends is not None and time.monotonic() >= ends:
+            for unsent in rows[index:]:
+                outbox_release(unsent)
+            return sent, False
+        sent += outbox_row_send(row) == OutboxStatus.SENT
+    return sent, True
+
+
+def outbox_drain(
+    *, now: datetime | None = None, limit: int | None = None, seconds: float | None = None
+) -> int:
+    """Send due rows, a claimed batch at a time, until none is due or `seconds` are spent;
+    returns the number sent.
+
+    No cap on the rows: a backlog drains at the speed of the workers draining it, and any
+    number of workers may drain at once (outbox_claim_batch gives each its own rows). A batch
+    smaller than `limit` means nothing more was due when it was claimed: the drain ends there
+    (what falls due later has its own task, or the next sweep). No delivery starts after
+    `seconds`; the rows of the batch not started by then are released at once.
+    """
+    ends = None if seconds is None else time.monotonic() + seconds
+    limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
+    sent = 0
+    while True:
+        rows = outbox_claim_batch(limit=limit, now=now)
+        done, finished = _send_batch(rows, ends)
+        sent += done
+        if not finished or len(rows) < limit:
+            return sent
+
+
 def outbox_sweep(
     *, now: datetime | None = None, limit: int | None = None, seconds: float | None = None
 ) -> int:
     """Deliver what is due and was not delivered: lost task messages, a Redis restart, a
-    killed worker's claims, retries after their backoff. Returns the number of rows sent.
+    killed worker's claims, retries after their backoff, delayed turn emails. Returns the
+    number of rows sent.
 
-    Bounded: at most `limit` rows per sweep (CANASTA_OUTBOX_SWEEP_BATCH), oldest due first, and
-    no new delivery starts after `seconds` (the task's time limit must not cut one off); the
-    next sweep continues. The query reads the partial index of open rows only.
+    Everything due is sent (outbox_drain), oldest due first, `limit` rows claimed at a time
+    (CANASTA_OUTBOX_SWEEP_BATCH); no new delivery starts after `seconds` (the task's time limit
+    must not cut one off), and the next sweep continues. The queries read the partial index of
+    open rows only, so the cost follows what is due, not the history of sent mail.
     """
-    ends = None if seconds is None else time.monotonic() + seconds
-    now = now or timezone.now()
-    limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
     outbox_fail_abandoned(now=now)
-    due_ids = list(
-        Outbox.objects.filter(_due(now))
-        .order_by("next_attempt_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    sent = 0
-    for outbox_id in due_ids:
-        if ends is not None and time.monotonic() >= ends:
-            break
-        if outbox_deliver(outbox_id) == OutboxStatus.SENT:
-            sent += 1
-    return sent
+    return outbox_drain(now=now, limit=limit, seconds=seconds)
+
+
+def outbox_due_batches(*, most: int, limit: int | None = None) -> int:
+    """How many claimed batches the rows due now fill, counting no further than `most`: the
+    number of workers worth setting on them (one COUNT over at most most × limit index
+    entries)."""
+    limit = limit or settings.CANASTA_OUTBOX_SWEEP_BATCH
+    due = Outbox.objects.filter(_due(timezone.now()))[: most * limit].count()
+    return min(most, -(-due // limit))

@@ -206,6 +206,9 @@ def preference_update(
             preference.language = language
         if time_zone is not None:
             preference.time_zone = time_zone
+        if (email_mode, digest_hour, time_zone) != (None, None, None):
+            # The digest sweep computes the new due time at its next run.
+            preference.digest_due_at = None
         if delay is not None:
             preference.turn_email_delay_minutes = delay
         preference.save()

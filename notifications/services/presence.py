@@ -87,7 +87,10 @@ def _turn_over(row: Outbox) -> bool:
     """The game moved on since the email's move (the player acted, or the turn passed)."""
     if row.move_seq is None or row.game_id is None:
         return False
-    last_seq = Game.objects.filter(pk=row.game_id).values_list("last_seq", flat=True).first()
+    if Outbox.game.is_cached(row):  # loaded with the claimed row
+        last_seq = row.game.last_seq if row.game is not None else None
+    else:
+        last_seq = Game.objects.filter(pk=row.game_id).values_list("last_seq", flat=True).first()
     return last_seq is not None and last_seq > row.move_seq
 
 

@@ -2,14 +2,19 @@
 
 import json
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from clients.models import ApiToken
+from accounts.services import deletion
+from accounts.services.deletion import account_delete
+from clients.models import ApiToken, Webhook
 from clients.payloads import move_entry
 from clients.services.tokens import token_create
-from games.models import Game, Move
-from games.services.lobby import game_create
+from games.models import Game, Move, Seat
+from games.services.errors import GameError
+from games.services.lobby import game_create, game_join
+from mailplay.models import ReplyToken
 from notifications.models import Outbox
 from tests.api.helpers import code_of
 from tests.game_fixtures import PASSWORD, client_for, play_random, start_game
@@ -91,3 +96,53 @@ def test_deletion_through_the_page_signs_out(cast):
     assert "Your account is deleted" in gone.content.decode()
     assert not get_user_model().objects.get(pk=cast["carol"].pk).is_active
     assert browser.get("/settings/").status_code == 302
+
+
+# --- deletion closes the credentials first (issue 26, finding 3) --------------------------
+
+
+def test_deletion_revokes_every_credential_before_it_touches_a_game(cast, monkeypatch):
+    bob = cast["bob"]
+    token_create(owner=bob, name="bot", scopes=["read", "play"])
+    browser = Client()
+    browser.force_login(bob)
+    game = start_game(cast)
+    Webhook.objects.create(owner=bob, url="https://example.com/hook", secret="s" * 40)
+    ReplyToken.objects.create(game=game, user=bob, seat_number=2, token="r" * 40)
+    assert browser.get("/api/v1/me/").status_code == 200
+    seen = []
+    real_resign = deletion.game_resign
+
+    def resign_watched(*, game_id, user):
+        # What a racing request could still use at the moment the first game is closed.
+        seen.append(
+            {
+                "tokens": ApiToken.objects.filter(owner=bob).count(),
+                "active": get_user_model().objects.get(pk=bob.pk).is_active,
+                "sessions": browser.get("/api/v1/me/").status_code,
+                "reply_addresses": ReplyToken.objects.filter(user=bob).count(),
+                "webhooks": Webhook.objects.filter(owner=bob).count(),
+            }
+        )
+        return real_resign(game_id=game_id, user=user)
+
+    monkeypatch.setattr(deletion, "game_resign", resign_watched)
+    account_delete(user=bob, password=PASSWORD)
+    assert seen == [
+        {"tokens": 0, "active": False, "sessions": 401, "reply_addresses": 0, "webhooks": 0}
+    ]
+    game.refresh_from_db()
+    assert game.status == "finished"
+
+
+def test_a_closed_account_cannot_take_a_seat_with_a_stale_request(cast):
+    bob = cast["bob"]
+    table = game_create(creator=cast["alice"], variant="classic", players=2)
+    stale = get_user_model().objects.get(pk=bob.pk)  # authenticated before the deletion
+    account_delete(user=bob, password=PASSWORD)
+    with pytest.raises(GameError) as refused:
+        game_join(game_id=table.pk, user=stale)
+    assert refused.value.code == "account_closed"
+    with pytest.raises(GameError):
+        game_create(creator=stale, variant="classic", players=2)
+    assert not Seat.objects.filter(user=bob).exclude(game__status__in=["finished"]).exists()

@@ -88,3 +88,66 @@ def test_a_request_still_in_flight_is_409_until_it_is_abandoned(clients, users, 
 
 def test_a_bad_key_is_400(clients, game):
     assert code_of(_draw(clients["alice"], game, "x" * 256), 400) == "invalid_request"
+
+
+# --- Every POST as documented (issue 29) ---------------------------------------------------
+
+# The POSTs that ignore Idempotency-Key, and why (docs/api.md#versions-etags-retries): a
+# replay would store a secret shown once, there is no signed-in user to key it on, or the
+# request ends the credentials it came with.
+NOT_IDEMPOTENT = {
+    "/api/v1/auth/register/",  # a new account token (secret)
+    "/api/v1/auth/token/",  # a new account token (secret)
+    "/api/v1/tokens/",  # a new personal token (secret)
+    "/api/v1/webhooks/{webhook_id}/rotate-secret/",  # a new secret
+    "/api/v1/auth/password/reset/",  # anonymous
+    "/api/v1/auth/password/reset/confirm/",  # anonymous
+    "/api/v1/me/email/confirm/",  # anonymous (the link's token)
+    "/api/v1/invitations/decline/",  # anonymous (the link's token)
+    "/api/v1/auth/password/",  # revokes every token
+    "/api/v1/auth/token/revoke/",  # revokes every token
+    "/api/v1/me/delete/",  # deletes the account
+}
+
+
+def test_every_other_post_takes_an_idempotency_key_and_documents_it(db):
+    from tests.contract import served_schema
+
+    for path, methods in served_schema()["paths"].items():
+        if "post" not in methods or path in NOT_IDEMPOTENT:
+            continue
+        operation = methods["post"]
+        names = [p["name"] for p in operation.get("parameters", [])]
+        assert "Idempotency-Key" in names, path
+        assert {"409", "422"} <= set(operation["responses"]), path
+        for code, response in operation["responses"].items():
+            if code.startswith("2"):
+                assert "Idempotent-Replayed" in response["headers"], (path, code)
+
+
+def test_two_chat_posts_with_one_key_make_one_line(clients, game):
+    chat = f"/api/v1/games/{game.pk}/chat/"
+    first = clients["carol"].post(
+        chat, {"text": "hello"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1"
+    )
+    again = clients["carol"].post(
+        chat, {"text": "hello"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1"
+    )
+
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    assert [line["text"] for line in clients["alice"].get(chat).json()["lines"]] == ["hello"]
+    other = clients["carol"].post(chat, {"text": "bye"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1")
+    assert code_of(other, 422) == "idempotency_key_reused"
+
+
+def test_a_repeated_invitation_with_its_key_is_the_first_answer(clients, users):
+    created = clients["alice"].post("/api/v1/games/", {"variant": "classic", "players": 4}).json()
+    invite = f"/api/v1/games/{created['id']}/invitations/"
+    first = clients["alice"].post(invite, {"username": "carol"}, HTTP_IDEMPOTENCY_KEY="i-1")
+    again = clients["alice"].post(invite, {"username": "carol"}, HTTP_IDEMPOTENCY_KEY="i-1")
+
+    assert first.status_code == again.status_code == 201, again.content
+    assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    # Without the key, the same invitation again is still refused as before.
+    assert code_of(clients["alice"].post(invite, {"username": "carol"}), 409) == "already_invited"

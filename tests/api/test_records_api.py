@@ -11,7 +11,13 @@ from games.services import lobby
 from games.services.moves import game_resign
 from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_display
 from tests.api.helpers import error_of, url
-from tests.game_fixtures import play_random, start_game, user_at
+from tests.game_fixtures import (
+    play_long_enough,
+    play_random,
+    rated_against,
+    start_game,
+    user_at,
+)
 
 
 def _table(clients, name: str, **body):
@@ -94,8 +100,9 @@ def test_no_record_before_the_end_and_none_for_strangers(clients, users, private
     assert error_of(clients["anonymous"].get(url(private_game, "record")), 401)
 
 
-def test_a_profile_shows_ratings_history_and_results(clients, users, game):
-    game = play_random(game, 20)
+def test_a_profile_shows_ratings_history_and_results(clients, confirmed_users, game):
+    users = confirmed_users
+    game = play_long_enough(game)
     game_resign(game_id=game.pk, user=user_at(game, 1))  # carol's side gives up
     body = clients["eve"].get("/api/v1/players/alice/").json()
     assert body["username"] == "alice" and body["played"] == 1 and body["won"] == 1
@@ -103,6 +110,8 @@ def test_a_profile_shows_ratings_history_and_results(clients, users, game):
     change = RatingChange.objects.get(user=users["alice"], game=game)
     assert rating["family"] == "classic" and rating["matches"] == 1
     assert rating["rating"] == change.display and rating["uncertainty"] > 0
+    # One match: provisional, written with a question mark (ratings.rating_label).
+    assert rating["provisional"] is True and rating["label"] == f"{change.display}?"
     assert rating["history"] == [
         {
             "game": str(game.pk),
@@ -110,6 +119,7 @@ def test_a_profile_shows_ratings_history_and_results(clients, users, game):
             "mu": change.mu,
             "sigma": change.sigma,
             "rating": change.display,
+            "label": f"{change.display}?",
             "change": change.display - change.display_before,
             "rank": 1,
         }
@@ -131,8 +141,12 @@ def test_the_leaderboard_lists_only_players_with_enough_rated_matches(clients, u
             display=rating_display(30.0 - index, 3.0),
             matches=LEADERBOARD_MIN_MATCHES if name != "bob" else LEADERBOARD_MIN_MATCHES - 1,
         )
+        others = [users[other] for other in ("alice", "bob", "carol", "dave") if other != name]
+        rated_against(users[name], others, "party")
     body = clients["eve"].get("/api/v1/leaderboard/party/").json()
     assert body["minimum_matches"] == LEADERBOARD_MIN_MATCHES
+    assert body["minimum_opponents"] == 3
+    assert body["players"][0]["label"] == str(body["players"][0]["rating"])
     assert [(r["position"], r["username"]) for r in body["players"]] == [(1, "alice"), (2, "carol")]
     assert clients["eve"].get("/api/v1/leaderboard/classic/").json()["players"] == []
     assert error_of(clients["eve"].get("/api/v1/leaderboard/poker/"), 404)["code"] == "not_found"

@@ -28,7 +28,7 @@ WORDS = {
         "create_account": "Konto anlegen",
         "sign_up": "Registrieren",
         "welcome": "Willkommen, {name}!",
-        "your_games": "Ihre Spiele",
+        "your_games": "Ihre Partien",
         "new_table": "Tisch eröffnen",
         "variant": "Spielart",
         "classic": "Klassisches Canasta",
@@ -45,7 +45,7 @@ WORDS = {
         "your_games": "Leikirnir þínir",
         "new_table": "Opna borð",
         "variant": "Afbrigði",
-        "classic": "Klassísk kanasta",
+        "classic": "Klassísk canasta",
         "settings": "Stillingar",
         "language_zone": "Tungumál og tímabelti",
     },
@@ -141,7 +141,7 @@ def test_the_lobby_on_a_phone_in_german(
     page = context.new_page()
     try:
         page.goto("/")
-        page.get_by_role("heading", name="Ihre Spiele").wait_for()
+        page.get_by_role("heading", name="Ihre Partien").wait_for()
         screenshot(page, "lobby-de-phone")
     finally:
         context.close()

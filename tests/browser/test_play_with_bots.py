@@ -102,7 +102,7 @@ def test_a_newcomer_plays_against_three_bots(
     assert seed in page.locator(".panel.sheet").text_content()
     page.get_by_role("button", name="On to the next hand").click()
     page.get_by_text(seed).wait_for()
-    assert f"Hand {current.hand + 1}" in page.locator(".turn-bar").inner_text()
+    assert f"Hand {current.hand + 1}" in page.locator(".table-meta").inner_text()
     assert page.get_by_text("You went out: the hand is over.").count() == 1
     screenshot(page, "game-hand-2")
     page.set_viewport_size(PHONE)

@@ -152,7 +152,7 @@ def test_going_out_and_reading_the_score_sheet(
 
     page.get_by_role("button", name="On to the next hand").click()
     page.locator("#move-form").wait_for()
-    assert "Hand 2" in page.locator(".turn-bar").inner_text()
+    assert "Hand 2" in page.locator(".table-meta").inner_text()
     seen = when_free(lambda: game.seats.get(number=0).sheet_seen)
     assert seen == 1
 

@@ -5,6 +5,7 @@ import pytest
 from django.core.cache import cache
 
 from notifications import tasks
+from tests import contract
 from tests.game_fixtures import (  # noqa: F401
     client_for,
     fast_password_hashing,
@@ -32,3 +33,9 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture
 def clients(users: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
     return {name: client_for(user) for name, user in users.items()}
+
+
+@pytest.fixture(autouse=True)
+def contract_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every API response in these tests is checked against the served schema (issue 29)."""
+    contract.install(monkeypatch)

@@ -81,7 +81,11 @@ def test_a_long_poll_that_would_wait_beyond_the_cap_is_429(users, settings):
     refused = alice.get("/api/v1/events/", {"after": "latest", "wait": 5})
     error = error_of(refused, 429)
     assert error["code"] == "too_many_open_feeds"
-    assert error["details"] == {"limit": settings.CANASTA_EVENTS_OPEN_PER_USER}
+    assert error["details"] == {
+        "limit": settings.CANASTA_EVENTS_OPEN_PER_USER,
+        "retry_after": streams.FEEDS_RETRY_AFTER_SECONDS,
+    }
+    assert refused["Retry-After"] == str(streams.FEEDS_RETRY_AFTER_SECONDS)
     # One that answers at once is not an open feed.
     assert alice.get("/api/v1/events/", {"after": "latest", "wait": 0}).status_code == 200
 
@@ -92,7 +96,10 @@ def test_a_stream_beyond_the_cap_is_429(users, settings):
         "/api/v1/events/stream/", HTTP_ACCEPT="text/event-stream"
     )
     assert refused.status_code == 429
-    # The error shape, as JSON text (the negotiated type is the stream's).
+    # The error shape, labelled as the JSON it is (not as the negotiated stream), and when
+    # to try again.
+    assert refused["Content-Type"] == "application/json"
+    assert refused["Retry-After"] == str(streams.FEEDS_RETRY_AFTER_SECONDS)
     assert json.loads(refused.content)["error"]["code"] == "too_many_open_feeds"
 
 

@@ -47,7 +47,8 @@ def test_a_move_is_one_row_for_everyone_at_the_table(users, game):
     ]
     # No card stored: the moves are read from the log, the view from the table, per reader.
     assert rows[0].facts == {"version": game.version, "turn": game.turn_seat}
-    assert rows[1].facts == {}  # no time limit: no deadline to keep
+    # No time limit: no deadline to keep; the version the turn starts at (issue 29).
+    assert rows[1].facts == {"version": game.version}
 
 
 def test_a_your_turn_read_later_shows_the_table_of_its_moment(users, game):

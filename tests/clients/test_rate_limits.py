@@ -166,3 +166,62 @@ def test_the_health_check_is_503_only_when_the_database_is_down(db, client, monk
 
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable"
+
+
+# --- A token bucket with its budget in every answer (issue 29) ---
+
+
+def test_every_limited_answer_says_what_is_left(users, game, low_limits):
+    import time_machine
+
+    client = token_client(users["alice"], ["read"])
+    with time_machine.travel("2026-12-01 12:00:10Z", tick=False):
+        answers = [client.get(url(game)) for _ in range(4)]
+
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert {a["RateLimit-Policy"] for a in answers} == {'"read";q=3;w=60'}
+    # r: requests left now; t: seconds until the whole budget is back (one per 20 s).
+    assert [a["RateLimit"] for a in answers] == [
+        '"read";r=2;t=20',
+        '"read";r=1;t=40',
+        '"read";r=0;t=60',
+        '"read";r=0;t=60',
+    ]
+    assert answers[3]["Retry-After"] == "20"
+
+
+def test_the_budget_does_not_come_back_on_the_clock_minute(users, game, low_limits):
+    import time_machine
+
+    client = token_client(users["alice"], ["read"])
+    with time_machine.travel("2026-12-01 12:00:59Z", tick=False) as clock:
+        assert [client.get(url(game)).status_code for _ in range(3)] == [200, 200, 200]
+        clock.move_to("2026-12-01 12:01:01Z")  # a fixed window would start again here
+        refused = client.get(url(game))
+        assert refused.status_code == 429 and refused["Retry-After"] == "18"
+        clock.move_to("2026-12-01 12:01:18.9Z")
+        assert client.get(url(game)).status_code == 429
+        clock.move_to("2026-12-01 12:01:19Z")  # one request back, 20 s after the burst
+        assert client.get(url(game)).status_code == 200
+        assert client.get(url(game)).status_code == 429
+
+
+def test_a_refusal_costs_nothing(users, game, low_limits):
+    import time_machine
+
+    client = token_client(users["alice"], ["read"])
+    with time_machine.travel("2026-12-01 12:00:00Z", tick=False) as clock:
+        for _ in range(3):
+            client.get(url(game))
+        for _ in range(10):  # hammering while refused does not push the next slot away
+            assert client.get(url(game)).status_code == 429
+        clock.move_to("2026-12-01 12:00:20Z")
+        assert client.get(url(game)).status_code == 200
+
+
+def test_anonymous_answers_count_against_the_address_and_pages_carry_none(db, client):
+    # /health/ has only the per-address limit, which counts this anonymous caller.
+    answer = client.get("/api/v1/health/")
+    assert answer["RateLimit-Policy"].startswith('"anon";q=')
+    signed_out_page = client.get("/")
+    assert "RateLimit" not in signed_out_page

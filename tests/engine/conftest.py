@@ -11,3 +11,10 @@ settings.register_profile(
     "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# CI's compiled-build step (.ci/run) sets CANASTA_ENGINE=compiled: the engine tests must then
+# really run on the compiled modules, not fall back to the .py ones unnoticed.
+if os.environ.get("CANASTA_ENGINE") == "compiled":
+    from games.engine.compiled import is_compiled
+
+    assert is_compiled(), "CANASTA_ENGINE=compiled but the compiled engine is absent or stale"

@@ -30,9 +30,8 @@ VECTORS_PATH = Path(__file__).with_name("shuffle_vectors.json")
 ENGINE_MODULE = "games.engine.shuffle"
 DECK_SIZES = {"classic": 108, "family": 108, "party": 110, "tiles": 106}
 
-# (c) The engine's Python API for the shuffle is not documented anywhere we may
-# read (docs/fair-shuffle.md fixes only the algorithm and design.md only says the
-# engine contains it). Once it is, set this to (module, attribute) of a callable
+# (c) The engine's Python API for the shuffle: docs/fair-shuffle.md fixes the
+# algorithm, and this names (module, attribute) of a callable
 # taking (seed_hex: str, variant: str) and returning the deck, top card first,
 # as card codes (or objects whose str() is the card code). Names are not guessed.
 ENGINE_API: tuple[str, str] | None = ("games.engine.shuffle", "shuffled_deck")

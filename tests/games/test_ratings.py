@@ -20,22 +20,44 @@ from games.models import (
     RatingChange,
     Seat,
 )
-from games.services import lobby
+from games.services import lobby, profiles
 from games.services.common import game_mark_over
 from games.services.moves import game_resign
 from games.services.ratings import (
     LEADERBOARD_MIN_MATCHES,
+    LEADERBOARD_MIN_OPPONENTS,
     MODEL,
+    PAIR_MATCHES_PER_DAY,
+    PROVISIONAL_SIGMA,
     STAND_IN_TURNS,
     UNRATED_BOT,
     UNRATED_CALLED_OFF,
     UNRATED_CASUAL,
+    UNRATED_REPEATED,
+    UNRATED_TOO_SHORT,
+    UNRATED_UNCONFIRMED,
     ranks_from_totals,
     rating_display,
+    rating_label,
     rating_plan,
 )
+from games.services.rematch import rematch_offer
 from games.services.timeouts import timeout_apply
-from tests.game_fixtures import play_random, start_game, user_at
+from notifications.models import NotificationPreference
+from tests.game_fixtures import (
+    make_user,
+    play_long_enough,
+    play_random,
+    rated_against,
+    start_game,
+    user_at,
+)
+
+
+@pytest.fixture
+def users(confirmed_users):
+    """Rated matches need confirmed addresses (tests of the rule itself make their own)."""
+    return confirmed_users
 
 
 def _finish(game: Game, seed: int = 2) -> Game:
@@ -140,10 +162,9 @@ def test_a_casual_table_and_a_table_with_a_bot_are_unrated(users):
     )
     assert botted.status == "active"
     assert botted.rated is False  # a table with a bot is casual from the start
-    botted.rated = True  # and even if it were not, the policy leaves it unrated
-    botted.save(update_fields=["rated"])
     game_resign(game_id=botted.pk, user=users["alice"])
     botted.refresh_from_db()
+    botted.rated = True  # and even if it were not, the policy leaves it unrated
     assert rating_plan(botted).unrated == UNRATED_BOT
     assert not RatingChange.objects.exists()
     assert not PlayerRating.objects.exists()
@@ -162,7 +183,7 @@ def test_an_aborted_match_is_unrated(users):
 
 
 def test_resigning_is_a_rated_loss_for_the_whole_side(users, game):
-    game = play_random(game, 6)
+    game = play_long_enough(game)
     resigner = user_at(game, 1)  # carol: with dave against alice and bob
     game_resign(game_id=game.pk, user=resigner)
     game.refresh_from_db()
@@ -172,12 +193,14 @@ def test_resigning_is_a_rated_loss_for_the_whole_side(users, game):
 
 
 def test_a_timeout_forfeit_is_a_rated_loss_for_the_side_that_ran_out(users):
-    game = start_game(users, turn_seconds=3600, timeout_policy="forfeit")
+    game = play_long_enough(start_game(users, turn_seconds=3600, timeout_policy="forfeit"))
     late = game.turn_seat
     timeout_apply(game_id=game.pk, now=timezone.now() + timedelta(hours=2))
     game.refresh_from_db()
     assert game.end_reason == EndReason.FORFEIT
     loser_side = late % 2
+    assert rating_plan(game).unrated == ""
+    assert RatingChange.objects.filter(game=game).count() == 4
     for change in RatingChange.objects.filter(game=game):
         seat = Seat.objects.get(game=game, user=change.user)
         assert change.rank == (2 if seat.number % 2 == loser_side else 1)
@@ -223,6 +246,7 @@ def test_a_few_stand_in_turns_do_not_matter(users, game):
 
 
 def test_a_match_is_rated_once(users, game):
+    game = play_long_enough(game)
     game_resign(game_id=game.pk, user=user_at(game, 0))
     game = Game.objects.prefetch_related("seats").get(pk=game.pk)
     game_mark_over(game=game, reason=EndReason.RESIGNED, winner_side=1, now=timezone.now())
@@ -232,3 +256,109 @@ def test_a_match_is_rated_once(users, game):
 
 def test_the_leaderboard_threshold_is_positive():
     assert LEADERBOARD_MIN_MATCHES >= 1
+
+
+# --- what only play can move (issue 26, findings 1 and 8) ---------------------------------
+
+
+def _duel(users, first="alice", second="bob", **kw) -> Game:
+    """A rated two-player classic table of ``first`` and ``second``, started."""
+    game = lobby.game_create(
+        creator=users[first],
+        variant="classic",
+        players=2,
+        options={"seating": "invitation", "target": 100},
+        **kw,
+    )
+    return lobby.game_join(game_id=game.pk, user=users[second])
+
+
+def test_resigning_a_rated_match_at_once_rates_nobody(users):
+    game = _duel(users)
+    game_resign(game_id=game.pk, user=users["bob"])
+    game.refresh_from_db()
+    # The match is over (a rematch can be offered, the record exported), but unrated.
+    assert (game.status, game.end_reason) == ("finished", "resigned")
+    assert rating_plan(game).unrated == UNRATED_TOO_SHORT
+    assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+
+
+def test_a_match_where_one_side_barely_played_is_not_rated(users):
+    game = _duel(users, turn_seconds=3600, timeout_policy="forfeit")
+    game = play_random(game, 3, random.Random(1))  # alice drew and discarded; bob drew
+    timeout_apply(game_id=game.pk, now=timezone.now() + timedelta(hours=2))
+    game.refresh_from_db()
+    assert game.end_reason == EndReason.FORFEIT
+    assert rating_plan(game).unrated == UNRATED_TOO_SHORT
+    assert not RatingChange.objects.exists()
+
+
+def test_the_rating_farm_of_two_unconfirmed_accounts_moves_nothing(users):
+    farm = {name: make_user(name) for name in ("farm1", "farm2")}  # addresses not confirmed
+    for _ in range(5):
+        game = play_long_enough(_duel(farm, "farm1", "farm2"))
+        game_resign(game_id=game.pk, user=farm["farm2"])
+        game.refresh_from_db()
+        assert game.status == "finished"
+        assert rating_plan(game).unrated == UNRATED_UNCONFIRMED
+    assert not PlayerRating.objects.exists()
+    assert profiles.leaderboard(family="classic") == []
+
+
+def test_a_player_whose_address_is_pending_plays_unrated(users):
+    NotificationPreference.objects.filter(user=users["bob"]).update(email_pending=True)
+    game = play_long_enough(_duel(users))
+    game_resign(game_id=game.pk, user=users["bob"])
+    game.refresh_from_db()
+    assert rating_plan(game).unrated == UNRATED_UNCONFIRMED
+    assert not RatingChange.objects.exists()
+
+
+def test_the_same_two_players_count_a_few_rated_matches_a_day(users):
+    for number in range(PAIR_MATCHES_PER_DAY + 1):
+        game = play_long_enough(_duel(users), seed=number)
+        game_resign(game_id=game.pk, user=users["bob"])
+    assert RatingChange.objects.filter(user=users["alice"]).count() == PAIR_MATCHES_PER_DAY
+    assert _rating(users["alice"]).matches == PAIR_MATCHES_PER_DAY
+    last = Game.objects.filter(status="finished").order_by("-finished_at").first()
+    assert rating_plan(last).unrated == UNRATED_REPEATED
+    # A day later the pair counts again; another opponent counts at once.
+    assert rating_plan(last, timezone.now() + timedelta(days=1, minutes=1)).unrated == ""
+    other = play_long_enough(_duel(users, "alice", "carol"))
+    game_resign(game_id=other.pk, user=users["carol"])
+    assert RatingChange.objects.filter(game=other).count() == 2
+
+
+def test_a_provisional_rating_is_written_with_a_question_mark():
+    assert rating_label(rating_display(MODEL.mu, MODEL.sigma), MODEL.sigma) == "1000?"
+    assert rating_label(1400, PROVISIONAL_SIGMA) == "1400"
+    assert rating_label(1400, PROVISIONAL_SIGMA + 0.01) == "1400?"
+
+
+def test_the_leaderboard_lists_no_provisional_player_and_needs_several_opponents(users):
+    def rate(name: str, sigma: float) -> None:
+        PlayerRating.objects.create(
+            user=users[name],
+            family="classic",
+            mu=30.0,
+            sigma=sigma,
+            display=rating_display(30.0, sigma),
+            matches=LEADERBOARD_MIN_MATCHES + 5,
+        )
+
+    rate("alice", 5.0)  # many matches, all against bob: not listed
+    rated_against(users["alice"], [users["bob"]] * 10)
+    rate("carol", 5.0)  # against three different people: listed
+    rated_against(users["carol"], [users["alice"], users["bob"], users["dave"]])
+    rate("dave", PROVISIONAL_SIGMA + 0.5)  # enough opponents, still provisional
+    rated_against(users["dave"], [users["alice"], users["bob"], users["eve"]])
+    assert LEADERBOARD_MIN_OPPONENTS == 3
+    assert [row.user.username for row in profiles.leaderboard(family="classic")] == ["carol"]
+
+
+def test_a_rematch_keeps_the_table_rated_or_casual(users):
+    for rated in (False, True):
+        game = play_long_enough(_duel(users, rated=rated))
+        game_resign(game_id=game.pk, user=users["bob"])
+        again = rematch_offer(game_id=game.pk, user=users["alice"])
+        assert again.rated is rated

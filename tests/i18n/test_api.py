@@ -96,7 +96,7 @@ def test_a_programs_errors_follow_its_users_preference_unless_it_asks(
         format="json",
     )
     error = error_of(refused, 403)
-    assert error["message"] == "Sie spielen in diesem Spiel nicht mit."
+    assert error["message"] == "Sie spielen in dieser Partie nicht mit."
     assert refused["Content-Language"] == "de"
     asked = clients["eve"].post(
         url(game, "actions"),
@@ -159,7 +159,7 @@ def test_a_refusal_after_a_draw_keeps_both_parts() -> None:
     )
     with translation.override("de"):
         message = message_for("pile_empty", english, kind=ErrorKind.ILLEGAL)
-    assert message.startswith("Ihr Zug vom Talon bleibt bestehen")
+    assert message.startswith("Ihr Zug vom Vorratsstapel bleibt bestehen")
     assert message.endswith("Der Ablagestapel ist leer.")
 
 

@@ -187,7 +187,7 @@ def test_the_template_check_finds_what_a_person_reads(source: str, found: list[s
 @pytest.mark.parametrize("lang", ["de", "is"])
 def test_a_message_reads_the_same_in_every_apps_catalogue(lang: str) -> None:
     # Django merges the apps' catalogues and the first app wins: two translations of one
-    # message would make a word change from page to email ("Klassísk kanasta").
+    # message would make a word change from page to email ("Klassísk canasta").
     seen: dict[tuple[str | None, str], tuple[str, str]] = {}
     clashes = []
     for path in CATALOGUES:

@@ -52,14 +52,14 @@ def test_the_switcher_changes_a_visitors_language_and_says_so_in_every_language(
 def test_a_signed_in_users_preference_wins_over_the_browser(users: Any, browser_for: Any) -> None:
     client = browser_for("alice", language="is")
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Leikirnir þínir" in html and "Ihre Spiele" not in html
+    assert "Leikirnir þínir" in html and "Ihre Partien" not in html
 
 
 def test_switching_language_signed_in_saves_the_preference(users: Any, browser_for: Any) -> None:
     client = browser_for("alice")
     client.post("/language/", {"language": "de", "next": "/"})
     assert preference_of(user=users["alice"]).language == "de"
-    assert "Ihre Spiele" in client.get("/").content.decode()
+    assert "Ihre Partien" in client.get("/").content.decode()
 
 
 def test_sign_up_defaults_to_the_browser_language_and_saves_it() -> None:
@@ -143,7 +143,7 @@ def test_dates_follow_the_users_time_zone_and_language(users: Any, browser_for: 
     ("lang", "phrases"),
     [
         ("de", ["Tisch eröffnen", "Spielart", "Klassisches Canasta", "Zeit pro Zug", "3 Tage"]),
-        ("is", ["Opna borð", "Afbrigði", "Klassísk kanasta", "Tími á hverja umferð", "3 dagar"]),
+        ("is", ["Opna borð", "Afbrigði", "Klassísk canasta", "Tími á hverja umferð", "3 dagar"]),
     ],
 )
 def test_the_create_form_is_translated_without_spec_references(
@@ -158,7 +158,7 @@ def test_the_create_form_is_translated_without_spec_references(
 
 def test_the_lobby_in_icelandic(users: Any, browser_for: Any, game: Any) -> None:
     html = browser_for("alice", language="is").get("/").content.decode()
-    assert "Leikirnir þínir" in html and "Klassísk kanasta, 4 leikmenn" in html
+    assert "Leikirnir þínir" in html and "Klassísk canasta, 4 leikmenn" in html
 
 
 def test_a_refusal_on_a_page_is_in_the_readers_language(users: Any, browser_for: Any) -> None:
@@ -220,7 +220,7 @@ def _alice_draws_and_discards(game: Any, alice: Any) -> None:
             ["Klassisches Canasta, 4 Spieler", "Sie zogen", "Sie warfen ab"],
             ["Classic Canasta", "Du ", "Deine Hand"],
         ),
-        ("is", ["Klassísk kanasta, 4 leikmenn", "Þú drógst", "Þú kastaðir"], ["Classic Canasta"]),
+        ("is", ["Klassísk canasta, 4 leikmenn", "Þú dróst", "Þú kastaðir"], ["Classic Canasta"]),
         ("en", ["Classic Canasta, 4 players", "You drew", "You discarded"], []),
     ],
 )

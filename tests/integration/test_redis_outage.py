@@ -249,9 +249,24 @@ def test_concurrent_sign_ups_get_exactly_the_limit_in_redis(redis_limits, db):
     assert codes.count(400) == 30
 
 
-def test_the_redis_counter_expires_with_its_window(redis_limits, redis_cache, db):
-    APIClient().get("/api/v1/variants/")
+def test_the_redis_bucket_expires_when_it_is_full_again(redis_limits, redis_cache, db):
+    answer = APIClient().get("/api/v1/variants/")
     client = redis_cache._cache.get_client(write=False)
     keys = client.keys("*throttle:anon:*")
     assert len(keys) == 1
-    assert 0 < client.ttl(keys[0]) <= 61
+    # One request of 120 a minute is half a second of the bucket (+1 s of slack).
+    assert 0 < client.pttl(keys[0]) <= 1500
+    assert answer["RateLimit"] == '"anon";r=119;t=1'
+    assert answer["RateLimit-Policy"] == '"anon";q=120;w=60'
+
+
+def test_the_redis_bucket_gives_one_back_per_interval_not_per_minute(redis_limits, db):
+    with time_machine.travel("2026-12-01 12:00:59.9Z", tick=False) as clock:
+        codes = [APIClient().get("/api/v1/variants/").status_code for _ in range(121)]
+        assert codes.count(200) == 120 and codes[-1] == 429
+        clock.move_to("2026-12-01 12:01:00.1Z")  # a fixed window would let 120 more through
+        refused = APIClient().get("/api/v1/variants/")
+        assert refused.status_code == 429 and refused["Retry-After"] == "1"
+        clock.move_to("2026-12-01 12:01:00.4Z")  # half a second after the burst: one back
+        assert APIClient().get("/api/v1/variants/").status_code == 200
+        assert APIClient().get("/api/v1/variants/").status_code == 429

@@ -48,7 +48,7 @@ def test_german_gmail_reply_is_played_not_read_as_the_command_am(game: Any) -> N
     assert Move.objects.filter(game=game).count() == 1
     answer = _turn_mail()
     # The game's one subject; what the answer says comes first in the body.
-    assert "(Spiel " in answer.subject
+    assert "(Partie " in answer.subject
     assert answer.body.lstrip().startswith("Zug ausgeführt")
     assert "Ausgeführt: ziehen." in answer.body
     assert "Sie haben " in answer.body and " gezogen." in answer.body

@@ -1,10 +1,11 @@
 from datetime import UTC, datetime, timedelta
 
 import time_machine
+from django.contrib.auth import get_user_model
 from django.core import mail
 
 from games.models import Game, Seat
-from notifications.models import Outbox
+from notifications.models import NotificationPreference, Outbox
 from notifications.selectors import games_waiting_for
 from notifications.services.digests import digest_send_due
 from notifications.services.outbox import outbox_sweep
@@ -121,3 +122,99 @@ def test_the_digest_hour_is_the_players_own_hour_summer_and_winter(people):
         f"digest:{bob.pk}:2026-12-01",
         f"digest:{alice.pk}:2027-07-01",
     ]
+
+
+def _idle_digest_readers(count: int) -> list[int]:
+    """`count` digest readers with nothing waiting, older (lower ids) than the cast's."""
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"idle{n}", email=f"idle{n}@example.com") for n in range(count)
+    )
+    NotificationPreference.objects.bulk_create(
+        NotificationPreference(user=user, email_mode="digest", digest_hour=7) for user in users
+    )
+    return [user.pk for user in users]
+
+
+def _newest_player_at(game, user):
+    """A new account (the highest id) takes `user`'s seat at `game`."""
+    newest = get_user_model().objects.create_user(username="newest", email="newest@example.com")
+    Seat.objects.filter(game=game, user=user).update(user=newest)
+    return newest
+
+
+def test_users_with_nothing_waiting_never_starve_those_with_a_game_waiting(people, table_game):
+    """The finding of issue 25: the first batch by id held only users with nothing waiting,
+    who stayed due and were read again every run; those with a game never came up."""
+    idle = _idle_digest_readers(25)
+    alice = _newest_player_at(table_game, people["alice"])
+    preference_update(user=alice, email_mode="digest", digest_hour=7)
+    _waiting_for(alice, table_game, None)
+    assert alice.pk > max(idle)
+
+    with time_machine.travel(MORNING, tick=False):
+        assert digest_send_due(limit=10) == 1
+
+    assert Outbox.objects.filter(kind="digest").get().recipient == alice
+    # Every user looked at moved on: the idle ones to a recheck within the day, alice to
+    # tomorrow's hour.
+    due = dict(NotificationPreference.objects.values_list("user_id", "digest_due_at"))
+    assert {due[pk] for pk in idle} == {MORNING + timedelta(minutes=60)}
+    assert due[alice.pk] == MORNING.replace(hour=7, minute=0) + timedelta(days=1)
+
+
+def test_a_sweep_out_of_time_leaves_the_rest_for_the_next_one_which_starts_after_it(
+    people, table_game, monkeypatch
+):
+    from notifications.services import digests
+
+    idle = _idle_digest_readers(20)
+    alice = _newest_player_at(table_game, people["alice"])
+    preference_update(user=alice, email_mode="digest", digest_hour=7)
+    _waiting_for(alice, table_game, None)
+    # Each look at the clock is a second later: a 1.5 s budget allows one batch per sweep.
+    clock = iter(range(1000))
+    monkeypatch.setattr(digests.monotonic_clock, "monotonic", lambda: float(next(clock)))
+    seen = []
+    visit = digests._visit
+    monkeypatch.setattr(digests, "_visit", lambda pk, now: seen.append(pk) or visit(pk, now))
+
+    with time_machine.travel(MORNING, tick=False):
+        runs = [digest_send_due(limit=10, seconds=1.5) for _ in range(4)]
+
+    assert runs == [0, 0, 1, 0]
+    assert seen == [*idle, alice.pk]  # each user once, in order, none read twice
+
+
+def test_a_digest_reader_is_looked_at_again_at_the_recheck_and_after_a_digest_tomorrow(
+    people, table_game, settings
+):
+    settings.CANASTA_DIGEST_RECHECK_MINUTES = 30
+    bob = people["bob"]
+    preference_update(user=bob, email_mode="digest", digest_hour=7)
+    with time_machine.travel(MORNING.replace(hour=3), tick=False) as clock:
+        assert digest_send_due() == 0  # before the hour: due at 7:00
+        assert NotificationPreference.objects.get(user=bob).digest_due_at == MORNING.replace(
+            hour=7, minute=0
+        )
+        clock.move_to(MORNING)
+        assert digest_send_due() == 0  # nothing waiting
+        _waiting_for(bob, table_game, None)
+        clock.shift(timedelta(minutes=29))
+        assert digest_send_due() == 0  # not rechecked yet
+        clock.shift(timedelta(minutes=1))
+        assert digest_send_due() == 1
+        clock.shift(timedelta(hours=10))
+        assert digest_send_due() == 0
+    preference = NotificationPreference.objects.get(user=bob)
+    assert preference.digest_due_at == MORNING.replace(hour=7, minute=0) + timedelta(days=1)
+
+
+def test_changing_the_hour_or_the_zone_makes_the_next_sweep_look_again(people, table_game):
+    carol = people["carol"]
+    preference_update(user=carol, email_mode="digest", digest_hour=20)
+    _waiting_for(carol, table_game, None)
+    with time_machine.travel(MORNING, tick=False):
+        assert digest_send_due() == 0  # due at 20:00
+        preference_update(user=carol, digest_hour=7)
+        assert NotificationPreference.objects.get(user=carol).digest_due_at is None
+        assert digest_send_due() == 1

@@ -43,7 +43,7 @@ def test_the_your_turn_email_shows_the_table_the_choices_the_deadline_and_the_li
 
     assert email.subject == f"Canasta: alice, carol, bob, dave (game {str(table_game.pk)[:8]})"
     assert email.text.startswith("It is your turn in classic game")
-    assert "Tue 01 Dec 2026, 18:30 UTC" in email.text
+    assert "Tue, Dec 1, 2026, 18:30 UTC" in email.text
     assert "WHAT YOU CAN DO NOW" in email.text
     assert f"/games/{table_game.pk}/" in email.text
     assert f'href="http://127.0.0.1:8000/games/{table_game.pk}/"' in email.html

@@ -32,8 +32,8 @@ def _table(game):
             "de",
             "Europe/Berlin",
             (
-                "(Spiel ",
-                "Di 01 Dez 2026, 19:30 CET",
+                "(Partie ",
+                "Di., 1. Dez. 2026, 19:30 MEZ",
                 "DAS KÖNNEN SIE JETZT TUN",
                 "SO ANTWORTEN SIE",
                 "ziehen",
@@ -45,7 +45,7 @@ def _table(game):
             "Atlantic/Reykjavik",
             (
                 "(leikur ",
-                "18:30 GMT",
+                "þri., 1. des. 2026, 18:30 GMT",
                 "ÞETTA GETUR ÞÚ GERT NÚNA",
                 "SVONA SVARAR ÞÚ",
                 "draga",
@@ -57,7 +57,7 @@ def _table(game):
             "America/New_York",
             (
                 "(game ",
-                "Tue 01 Dec 2026, 13:30 EST",
+                "Tue, Dec 1, 2026, 13:30 EST",
                 "WHAT YOU CAN DO NOW",
                 "HOW TO REPLY",
                 "draw",
@@ -121,10 +121,10 @@ def test_the_other_kinds_in_german(table_game):
         ),
         lang="is",
     )
-    assert "Die Zeit von alice in klassische Partie" in timeout.text
+    assert "Die Zeit von alice in der Partie" in timeout.text
     assert "spielt jetzt ein Bot diesen Platz" in timeout.text
-    assert "(Spiel " in hand.subject and "Runde 1" in hand.text
-    assert "Punkte der Runde: Team 0: 500, Team 1: -20" in hand.text
+    assert "(Partie " in hand.subject and "Runde 1" in hand.text
+    assert "Punkte der Runde: Ihr Team 500, carol & dave -20" in hand.text
     assert "Liðið þitt vann." in over.text
     digest = render(kind="digest", payload={"day": "2026-12-01", "games": []}, lang="de")
     assert digest.subject == "[Canasta] 0 Partien warten auf Ihren Zug"
@@ -136,6 +136,6 @@ def test_delivery_renders_in_the_recipients_preferences(people):
     )
     row = enqueue(people["alice"], kind="match_over")
     outbox_deliver(row.pk)
-    assert mail.outbox[0].subject.endswith("(Spiel 01234567)")
+    assert mail.outbox[0].subject.endswith("(Partie 01234567)")
     assert mail.outbox[0].extra_headers["X-Canasta-Kind"] == "match_over"
     assert "Ihr Team hat gewonnen." in mail.outbox[0].body

@@ -238,14 +238,14 @@ def test_a_row_whose_worker_died_on_the_last_attempt_is_marked_failed(people, se
     assert len(mail.outbox) == 0
 
 
-def test_the_sweep_sends_a_bounded_batch_oldest_first(people, settings):
+def test_the_sweep_sends_every_due_row_a_batch_at_a_time_oldest_first(people, settings):
     settings.CANASTA_OUTBOX_SWEEP_BATCH = 2
     with time_machine.travel(NOON, tick=True):
-        rows = [enqueue(people["alice"], key=f"batch-{n}") for n in range(3)]
+        rows = [enqueue(people[name], key=f"batch-{name}") for name in ("alice", "bob", "carol")]
 
-    assert outbox_sweep() == 2
-    assert Outbox.objects.get(pk=rows[2].pk).status == OutboxStatus.PENDING
-    assert outbox_sweep() == 1
+    assert outbox_sweep() == 3
+    assert [m.to[0] for m in mail.outbox] == [row.recipient.email for row in rows]
+    assert outbox_sweep() == 0
 
 
 @pytest.mark.parametrize("channel", ["webhook"])

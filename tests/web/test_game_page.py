@@ -43,7 +43,7 @@ def test_it_shows_the_table_as_my_seat_sees_it(users: Any, browser_for: Any) -> 
     assert "Stock: 3 cards" in html
     # red threes, scores, the other side's initial-meld minimum (score 1,600: 90 points)
     assert html.count('title="3 of diamonds"') == 2 and "3 of hearts" in html
-    assert "Score <strong>1200</strong>" in html and "Score <strong>1600</strong>" in html
+    assert "Score <strong>1,200</strong>" in html and "Score <strong>1,600</strong>" in html
     assert "First meld: at least <strong>90</strong> points" in html
     # whose turn, and the deadline
     assert "Your turn" in html and "Draw from the stock, or take the discard pile." in html

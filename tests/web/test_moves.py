@@ -211,3 +211,39 @@ def test_it_takes_the_pile_with_a_pair_and_melds_set_aside(game: Game, browser_f
     assert after.melds[0]["7"] == ["7D", "7C", "2C"]
     assert after.discard == [] and after.phase == "play"
     assert {"4S", "8C"} <= set(after.hands[0])
+
+
+def _post_in_place(client: Any, game: Game, **fields: Any) -> Any:
+    """What game.js does with what it cannot build itself: the same form, asking for JSON."""
+    data = {"version": str(Game.objects.get(pk=game.pk).version), **fields}
+    return client.post(f"/games/{game.pk}/move/", data, HTTP_ACCEPT="application/json")
+
+
+def test_in_place_the_form_answers_in_the_one_error_shape(game: Game, browser_for: Any) -> None:
+    game = set_table(game, {**SHOWN_TABLE, "discard": ["4S", "8C", "KC"]})
+    alice = browser_for("alice")
+    # The pile with nothing selected: the engine's first way, played, no page.
+    taken = _post_in_place(alice, game, op="pickup")
+    assert taken.status_code == 200 and taken.json() == {"played": 1}
+    assert current_table(game).phase == "play" and current_table(game).discard == []
+    before = current_table(game).to_json()
+    refusals = [
+        ({"op": "discard", "card": ["KH", "7D"]}, 400, "Select exactly one card to discard."),
+        ({"op": "meld"}, 400, "Select the cards to meld first."),
+        ({"op": "set_aside"}, 400, "Select the cards of the meld to set aside first."),
+        ({"op": "fold"}, 400, "Unknown button."),
+        ({"op": "meld", "card": ["7D", "4H"]}, 422, "are of different ranks"),
+    ]
+    for fields, status, words in refusals:
+        refused = _post_in_place(alice, game, **fields)
+        assert refused.status_code == status, fields
+        error = refused.json()["error"]
+        assert words in error["message"] and error["code"]
+        assert error["details"].get("applied", 0) == 0
+    assert current_table(game).to_json() == before  # nothing changed
+    stale = alice.post(
+        f"/games/{game.pk}/move/",
+        {"version": "1", "op": "discard", "card": "KH"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_version"

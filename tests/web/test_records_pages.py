@@ -17,7 +17,13 @@ from games.services import lobby
 from games.services.moves import game_resign
 from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_display
 from games.services.records import match_frames
-from tests.game_fixtures import play_random, start_game, user_at
+from tests.game_fixtures import (
+    play_long_enough,
+    play_random,
+    rated_against,
+    start_game,
+    user_at,
+)
 
 
 def _finish(game: Game, seed: int = 2) -> Game:
@@ -61,8 +67,10 @@ def test_the_replay_steps_through_every_move_with_every_hand_open(finished, brow
         assert f'data-pile="{len(table.discard)}" data-stock="{len(table.stock)}"' in body
         if frame.result is not None:
             assert "Score sheet of hand" in body
+            # The history line's link to the sheet is not printed as a Python dict.
+            assert "{&#x27;sheet&#x27;" not in body and "{'sheet'" not in body
             totals = frame.result["totals"]
-            assert all(f"<td>{t}</td>" in body for t in totals)
+            assert all(f"<td>{t:,}</td>" in body for t in totals)
         seen += 1
         following = re.search(r'id="replay-next" rel="next" href="([^"]+)"', body)
         if following is None:
@@ -116,14 +124,17 @@ def test_the_archive_lists_my_finished_matches(finished, browser_for):
     assert f"/games/{finished.pk}/replay/" in lobby_page
 
 
-def test_a_profile_shows_the_rating_chart_and_results(users, browser_for):
+def test_a_profile_shows_the_rating_chart_and_results(confirmed_users, browser_for):
+    users = confirmed_users
     for seed in (1, 2):
         game = start_game(users, options={"target": 100})
-        play_random(game, 8, random.Random(seed))
+        game = play_long_enough(game, seed)
         game_resign(game_id=game.pk, user=user_at(game, 1))
     page = browser_for("eve").get("/players/alice/").content.decode()
     rating = PlayerRating.objects.get(user=users["alice"], family="classic")
-    assert f">{rating.display}<" in page and "±" in page
+    # Two matches: still provisional, and shown so.
+    assert f">{rating.display}?<" in page and "±" in page
+    assert "provisional" in page
     points = re.search(r'<polyline points="([^"]+)"', page).group(1).split()
     assert len(points) == 3  # the start and after each of two rated matches
     assert "2 finished matches, 2 won." in _text(page)
@@ -137,13 +148,14 @@ def test_the_leaderboard_page(users, browser_for):
     for index, name in enumerate(("bob", "carol")):
         PlayerRating.objects.create(
             user=users[name],
-            family="tiles",
+            family="family",
             mu=30.0 - index,
             sigma=3.0,
             display=rating_display(30.0 - index, 3.0),
             matches=LEADERBOARD_MIN_MATCHES,
         )
-    page = browser_for("alice").get("/leaderboard/?variant=tiles").content.decode()
+        rated_against(users[name], [users["alice"], users["dave"], users["eve"]], "family")
+    page = browser_for("alice").get("/leaderboard/?variant=family").content.decode()
     assert page.index("/players/bob/") < page.index("/players/carol/")
     assert "at least 5 rated matches" in page
     assert browser_for("alice").get("/leaderboard/?variant=chess").status_code == 404

@@ -7,12 +7,19 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from api.errors import error_body
 from games import engine
 from games.models import Game, GameStatus, Seat, SeatStatus
 from games.readmodel import etag
@@ -134,27 +141,31 @@ def table_fragment(request: HttpRequest, game_id: UUID) -> HttpResponse:
     return _render(request, game_id, template="web/_table.html", found=(game, seat))
 
 
-@login_required
-@require_POST
-def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
-    """The move form without JavaScript: play, or change the plan and show the page again."""
-    form = moves.parse(request.POST)
-    if form.op in moves.PLAN_OPS:
-        try:
-            form = moves.apply_plan_op(form)
-        except moves.SelectionError as error:
-            return _render(
-                request, game_id, form=form, error=error_context(message=str(error)), status=400
-            )
-        return _render(request, game_id, form=form)
-    if form.op not in moves.PLAY_OPS:
-        return _render(
-            request,
-            game_id,
-            form=form,
-            error=error_context(message=_("Unknown button.")),
-            status=400,
-        )
+def _wants_json(request: HttpRequest) -> bool:
+    """game.js posts the move form in place (no reload) and asks for JSON; a browser without
+    the script posts it plainly and gets the page."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _move_refused(
+    request: HttpRequest,
+    game_id: UUID,
+    form: moves.MoveForm,
+    error: dict[str, Any],
+    status: int = 400,
+) -> HttpResponse:
+    """A refused move: the one error shape for game.js (shown in place, nothing changed), or
+    the page again with the refusal and the selection kept."""
+    if _wants_json(request):
+        body = error_body(error["code"], error["message"], error.get("details"))
+        return JsonResponse(body, status=status)
+    return _render(request, game_id, form=form, error=error, status=status)
+
+
+def _form_actions(
+    request: HttpRequest, game_id: UUID, form: moves.MoveForm
+) -> tuple[Game, list[dict[str, Any]]]:
+    """The game and the actions the pressed button plays (SelectionError when none)."""
     game, seat = visible_game(game_id, request.user)
     keys: list[str] = []
     legal: dict[str, Any] = {}
@@ -162,20 +173,29 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         table = engine.from_json(game.state.table)
         keys = list(table.melds[seat.number % game.sides])
         legal = legal_for(table, seat.number, table.turn == seat.number)
+    return game, moves.actions(form, keys, legal)
+
+
+@login_required
+@require_POST
+def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """The move form: plain (the page again) or from game.js in place (JSON, no reload)."""
+    form = moves.parse(request.POST)
+    if form.op in moves.PLAN_OPS:
+        try:
+            form = moves.apply_plan_op(form)
+        except moves.SelectionError as error:
+            return _move_refused(request, game_id, form, error_context(message=str(error)))
+        return _render(request, game_id, form=form)
+    if form.op not in moves.PLAY_OPS:
+        return _move_refused(request, game_id, form, error_context(message=_("Unknown button.")))
     try:
-        actions = moves.actions(form, keys, legal)
+        game, actions = _form_actions(request, game_id, form)
     except moves.SelectionError as error:
-        return _render(
-            request, game_id, form=form, error=error_context(message=str(error)), status=400
-        )
+        return _move_refused(request, game_id, form, error_context(message=str(error)))
     if form.version is None:
-        return _render(
-            request,
-            game_id,
-            form=form,
-            error=error_context(message=_("The form lost its version: please reload the page.")),
-            status=400,
-        )
+        lost = _("The form lost its version: please reload the page.")
+        return _move_refused(request, game_id, form, error_context(message=lost))
     try:
         moves_submit(
             game_id=game_id, user=request.user, actions=actions, expected_version=form.version
@@ -186,7 +206,12 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         shown = error_context(error, variant=game.variant)
         if error.code == "stale_version":
             shown["message"] = stale_text()
-        return _render(request, game_id, form=form, error=shown, status=STATUS_BY_KIND[error.kind])
+        if "applied" in error.details:
+            # Some steps stood (a draw from the stock): game.js shows the table they left.
+            shown["details"] = {"applied": error.details["applied"]}
+        return _move_refused(request, game_id, form, shown, STATUS_BY_KIND[error.kind])
+    if _wants_json(request):
+        return JsonResponse({"played": len(actions)})
     return redirect("web:game", game_id=game_id)
 
 

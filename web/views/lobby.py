@@ -9,7 +9,6 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -20,6 +19,7 @@ from games.readmodel import game_summary, viewer_seat
 from games.services import lobby, profiles
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm, RatingFilterForm
+from web.history import scores_text
 from web.presenters import end_reasons
 from web.variants import variant_summary, variant_title, variant_titles
 from web.views.common import STATUS_BY_KIND, error_context
@@ -40,17 +40,6 @@ def seat_name(seat: Seat, me: int | None) -> str:
     if seat.away:
         return _("%(name)s (away: a bot plays)") % {"name": name}
     return name
-
-
-def scores_text(scores: list[int], sides: list[str]) -> str:
-    """``[725, 910]`` -> "Bot & Bot 725, your side 910", the numbers in the reader's format."""
-    shown = [formats.number_format(s, force_grouping=True) for s in scores]
-    if len(sides) != len(scores):
-        return " / ".join(shown)
-    return ", ".join(
-        _("%(side)s %(score)s") % {"side": name, "score": score}
-        for name, score in zip(sides, shown, strict=True)
-    )
 
 
 def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
@@ -88,6 +77,8 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         "turn_name": next(
             (n for s, n in zip(seats, names, strict=True) if s.number == game.turn_seat), ""
         ),
+        # Open tables read through profiles.tables_in_rating_range carry their rating.
+        "rating": (profiles.table_rating_label(game) if hasattr(game, "table_rating") else None),
     }
 
 

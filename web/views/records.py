@@ -16,7 +16,12 @@ from django.utils.translation import gettext as _
 from games.models import Game
 from games.services import profiles, records
 from games.services.errors import ErrorKind, GameError
-from games.services.ratings import LEADERBOARD_MIN_MATCHES, rating_margin
+from games.services.ratings import (
+    LEADERBOARD_MIN_MATCHES,
+    LEADERBOARD_MIN_OPPONENTS,
+    rating_label,
+    rating_margin,
+)
 from web.records import frame_context, rating_chart, seat_names, side_labels
 from web.variants import variant_titles
 from web.views.common import STATUS_BY_KIND
@@ -164,6 +169,14 @@ def profile_view(request: HttpRequest, username: str) -> HttpResponse:
             "card": card,
             "title": titles.get(card.family, card.family),
             "chart": rating_chart(card.history),
+            "history": [
+                {
+                    "change": change,
+                    "before": rating_label(change.display_before, change.sigma_before),
+                    "after": rating_label(change.display, change.sigma),
+                }
+                for change in card.history
+            ],
         }
         for card in profile.ratings
     ]
@@ -203,9 +216,15 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
             "families": list(titles.items()),
             "title": titles[family],
             "rows": [
-                {"position": i, "rating": r, "margin": rating_margin(r.sigma)}
+                {
+                    "position": i,
+                    "rating": r,
+                    "label": rating_label(r.display, r.sigma),
+                    "margin": rating_margin(r.sigma),
+                }
                 for i, r in enumerate(profiles.leaderboard(family=family), start=1)
             ],
             "minimum": LEADERBOARD_MIN_MATCHES,
+            "minimum_opponents": LEADERBOARD_MIN_OPPONENTS,
         },
     )

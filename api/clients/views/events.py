@@ -251,6 +251,14 @@ async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
 class EventStreamView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        # A refusal (401, 429, ...) is JSON in the error shape and says so: labelled
+        # text/event-stream, as negotiated, an EventSource or a generated client misread it.
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
+
     @extend_schema(
         operation_id="events_stream",
         summary="My events as a server-sent-events stream",

@@ -2,7 +2,8 @@
    session, the CSRF token and expected_version) and the table refreshes itself when it changes
    (GET /games/<id>/table/ with If-None-Match: a 304 while nothing moved; slower while the tab
    is hidden). Without this script the same form posts to /games/<id>/move/, the stock and the
-   pile are buttons of that form, and everything still works.
+   pile are buttons of that form, and everything still works; with it, what the browser cannot
+   build itself goes to that same URL in place (Accept: application/json, no reload).
    buildActions() mirrors web/moves.py: keep the two in step.
    Words shown here come translated from the page (data-* attributes of #game). */
 (function () {
@@ -64,7 +65,7 @@
     strong.textContent = message;
     p.appendChild(strong);
     box.appendChild(p);
-    box.focus({ preventScroll: false });
+    box.focus({ preventScroll: true });  // it is in the dock, in view
   }
 
   // --- the selection, the plan and the live points ----------------------------------------
@@ -120,7 +121,7 @@
     return button && button.dataset.steps ? JSON.parse(button.dataset.steps) : null;
   }
 
-  // null: let the plain form post decide (its messages are translated on the server).
+  // null: the server decides, in place (postForm; its messages are translated there).
   function buildActions(op, form) {
     var cards = checkedCards(form);
     var plan = planMelds(form);
@@ -340,63 +341,90 @@
     document.querySelectorAll("#table button").forEach(function (b) { b.disabled = on; });
   }
 
-  function play(form, actions) {
-    if (busy) return Promise.resolve();
-    var version = parseInt(form.querySelector("input[name=version]").value, 10);
-    setBusy(true);
-    return fetch(actionsUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "X-CSRFToken": csrfToken(),
-        "Idempotency-Key": idempotencyKey()
-      },
-      body: JSON.stringify({ actions: actions, expected_version: version })
-    }).then(function (response) {
-      if (response.ok) {
-        failures = 0;
-        setBusy(false);
-        return refresh(false);
+  // Both ways of playing answer alike: 2xx, the table is refreshed; else the one error shape,
+  // shown in place (nothing was played, or only a draw that stands).
+  function answered(response) {
+    if (response.ok) {
+      failures = 0;
+      setBusy(false);
+      return refresh(false);
+    }
+    return response.json().catch(function () { return null; }).then(function (body) {
+      var error = body && body.error ? body.error
+        : { code: "http_" + response.status, message: words.network };
+      setBusy(false);
+      if (error.code === "stale_version") {
+        return refresh(true).then(function () { showError(words.stale, error.code); });
       }
-      return response.json().catch(function () { return null; }).then(function (body) {
-        var error = body && body.error ? body.error
-          : { code: "http_" + response.status, message: words.network };
-        setBusy(false);
-        if (error.code === "stale_version") {
-          return refresh(true).then(function () { showError(words.stale, error.code); });
-        }
-        if (error.details && error.details.applied > 0) {
-          // A draw from the stock stands (docs/fair-play.md): show the table it left.
-          return refresh(false).then(function () { showError(error.message, error.code); });
-        }
-        showError(error.message, error.code);
-      });
-    }).catch(function () {
+      if (error.details && error.details.applied > 0) {
+        // A draw from the stock stands (docs/fair-play.md): show the table it left.
+        return refresh(false).then(function () { showError(error.message, error.code); });
+      }
+      showError(error.message, error.code);
+    });
+  }
+
+  function send(url, init) {
+    if (busy) return Promise.resolve();
+    setBusy(true);
+    init.method = "POST";
+    init.credentials = "same-origin";
+    init.headers.Accept = "application/json";
+    init.headers["X-CSRFToken"] = csrfToken();
+    return fetch(url, init).then(answered).catch(function () {
       setBusy(false);
       showError(words.network, "network");
     });
+  }
+
+  function play(form, actions) {
+    var version = parseInt(form.querySelector("input[name=version]").value, 10);
+    return send(actionsUrl, {
+      headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey() },
+      body: JSON.stringify({ actions: actions, expected_version: version })
+    });
+  }
+
+  // What the browser cannot decide alone (the pile with nothing selected: the engine's first
+  // way; a selection that makes no move: the server's words, in the player's language) goes
+  // to the plain form's URL all the same, asking for JSON: no reload, the scroll stays.
+  function postForm(form, op) {
+    var data = new FormData(form);
+    data.set("op", op);
+    return send(form.action, { headers: {}, body: data });
   }
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.id !== "move-form") return;
     var op = event.submitter ? event.submitter.value : "";
-    if (op === "set_aside") {
-      if (setAside(form)) event.preventDefault();
-      return;  // nothing selected: the server says so, in the player's language
-    }
-    if (op === "clear") { event.preventDefault(); clearPlan(form); return; }
-    var actions = buildActions(op, form);
-    if (!actions) return;  // the plain post answers (and explains a refusal)
     event.preventDefault();
+    if (op === "clear") { clearPlan(form); return; }
     showError("");
-    play(form, actions);
+    if (op === "set_aside") {
+      if (!setAside(form)) postForm(form, op);  // nothing selected: the server says so
+      return;
+    }
+    var actions = buildActions(op, form);
+    if (actions) play(form, actions);
+    else postForm(form, op);
   });
 
   document.addEventListener("change", function (event) {
     if (event.target && event.target.name === "card") points();
+  });
+
+  // A double tap on a card selects its whole rank (or, all selected, none): what a player
+  // means when melding three sevens. The two single taps before it cancel out.
+  document.addEventListener("dblclick", function (event) {
+    var label = event.target.closest && event.target.closest("label.pick");
+    var group = label && label.closest(".hand-group");
+    if (!group) return;
+    event.preventDefault();
+    var boxes = Array.prototype.slice.call(group.querySelectorAll("input[name=card]:not(:disabled)"));
+    var all = boxes.every(function (b) { return b.checked; });
+    boxes.forEach(function (b) { b.checked = !all; });
+    points();
   });
 
   // --- browser notifications (opt-in) --------------------------------------------------------

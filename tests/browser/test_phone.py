@@ -1,0 +1,234 @@
+"""The table on a phone, second pass (issue 28), in a real browser:
+
+- every action is played in place: the pile taken with nothing selected, "Discard" with two
+  cards selected, "Meld" with none: no page load (a mark left on the page's window survives),
+  the scroll stays, a refusal is shown in the dock;
+
+Screenshots: var/screenshots/phone-*.png.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Game
+from notifications.services.preferences import preference_update
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import pick, table_of, wait_for_change, when_free
+from tests.game_fixtures import start_game, users  # noqa: F401
+from tests.web.tables import SHOWN_TABLE, going_out_table, set_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The pile's top is a king and alice holds two: the pile can be taken with nothing selected.
+PILE_TABLE = {**SHOWN_TABLE, "discard": ["4S", "8C", "KC"]}
+ZONES = {"de": "Europe/Berlin", "is": "Atlantic/Reykjavik", "en": "Europe/London"}
+
+
+def _game(users: Any, table: dict[str, Any], lang: str = "en") -> Game:  # noqa: F811
+    preference_update(user=users["alice"], language=lang, time_zone=ZONES[lang])
+    return when_free(lambda: set_table(start_game(users, turn_seconds=86400), table))
+
+
+def _no_reload_since(page: Any) -> None:
+    assert page.evaluate("window.__stayed") == 1, "the page was loaded again"
+
+
+def _refusal(page: Any, words: str) -> None:
+    alert = page.locator("#move-error")
+    alert.get_by_text(words).wait_for()
+    box = alert.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert page.evaluate("document.activeElement.id") == "move-error"
+
+
+def test_every_action_is_played_in_place(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+) -> None:
+    game = _game(users, PILE_TABLE)
+    page = new_page(PHONE, user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    page.evaluate("window.__stayed = 1")
+
+    version = page.locator("#table").get_attribute("data-version")
+    page.locator("#pile").click()  # nothing selected: the engine's first way to take it
+    wait_for_change(page, version)
+    after = table_of(game.pk)
+    assert after.phase == "play" and after.discard == [] and "K" in after.melds[0]
+    _no_reload_since(page)
+
+    pick(page, "7D")
+    pick(page, "7C")
+    page.get_by_role("button", name="Discard", exact=True).click()
+    _refusal(page, "Select exactly one card to discard.")
+    assert page.locator("#c-7D-1").is_checked()  # the selection stays
+    screenshot(page, "phone-refusal-in-place", full_page=False)
+    page.locator("label[for='c-7D-1']").click()
+    page.locator("label[for='c-7C-1']").click()
+    page.get_by_role("button", name="Meld", exact=True).click()
+    _refusal(page, "Select the cards to meld first.")
+    page.get_by_role("button", name="Set aside as a meld").click()
+    _refusal(page, "Select the cards of the meld to set aside first.")
+    assert table_of(game.pk).to_json() == after.to_json()  # nothing changed
+    # A double tap selects a whole rank; with a wild card that is a meld.
+    page.locator("label[for='c-7D-1']").dblclick()
+    assert page.locator("#c-7D-1").is_checked() and page.locator("#c-7C-1").is_checked()
+    pick(page, "2C")
+    version = page.locator("#table").get_attribute("data-version")
+    page.get_by_role("button", name="Meld", exact=True).click()
+    wait_for_change(page, version)
+    assert sorted(table_of(game.pk).melds[0]["7"]) == ["2C", "7C", "7D"]
+    _no_reload_since(page)
+
+
+# Both sides have melds (two canastas, open melds of three and four) and alice holds 11 cards:
+# what she needs to see while she chooses.
+FIT_TABLE: dict[str, Any] = {
+    **SHOWN_TABLE,
+    "hands": [
+        ["KH", "KS", "7D", "7C", "5S", "JK", "2C", "4H", "9H", "9D", "6S"],
+        ["9C", "9C", "QD"],
+        ["8H", "8S"],
+        ["6D", "6D", "6H"],
+    ],
+    "melds": [
+        {
+            "A": ["AH", "AS", "AD", "AC", "AH", "AS", "AD"],
+            "Q": ["QH", "QS", "QC", "QH", "QS", "2D", "JK"],
+            "T": ["TH", "TS", "TC"],
+        },
+        {"5": ["5H", "5D", "5C"], "J": ["JH", "JD", "JC", "JH"]},
+    ],
+    "melded": [True, True, True, True],
+}
+SIZES = {
+    "360x640": {"width": 360, "height": 640},
+    "375x740": {"width": 375, "height": 740},
+    "390x844": {"width": 390, "height": 844},
+    "1280x800": {"width": 1280, "height": 800},
+}
+GOAL = {"de": "5.000", "is": "5.000", "en": "5,000"}
+
+
+def _box(page: Any, locator: Any) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not shown"
+    return box
+
+
+def _above_dock(page: Any, locator: Any) -> None:
+    """Each element lies wholly in the viewport above the dock (the page is not scrolled)."""
+    dock = _box(page, page.locator("#move-form"))
+    width = page.viewport_size["width"]
+    for i in range(locator.count()):
+        box = _box(page, locator.nth(i))
+        assert box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+        assert box["y"] + box["height"] <= dock["y"] + 0.5, (locator, i, box, dock)
+
+
+def _tappable(page: Any, locator: Any) -> None:
+    """At least 44×44 CSS px, inside the viewport, and what a tap at its centre reaches."""
+    size = page.viewport_size
+    for i in range(locator.count()):
+        target = locator.nth(i)
+        box = _box(page, target)
+        assert box["width"] >= 44 and box["height"] >= 44, (locator, i, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (i, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (i, box)
+        hit = target.evaluate(
+            "(el, p) => { const h = document.elementFromPoint(p[0], p[1]);"
+            " return !!h && (el === h || el.contains(h)); }",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit, (locator, i, "covered")
+
+
+def _fits(page: Any) -> None:
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    header = _box(page, page.locator("header.site"))
+    assert header["height"] <= 48, header  # one line
+    _above_dock(page, page.locator("#stock"))
+    _above_dock(page, page.locator("#pile"))
+    _above_dock(page, page.locator(".side .meld"))  # every meld of every side
+    _tappable(page, page.locator("#move-form label.pick"))
+    _tappable(page, page.locator("#actions button, #actions select, #actions summary"))
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_stays_in_view_while_choosing(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    size: str,
+    lang: str,
+) -> None:
+    game = _game(users, FIT_TABLE, lang)
+    page = new_page(SIZES[size], user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert GOAL[lang] in page.locator(".table-meta .goal").inner_text()  # the match's target
+    screenshot(page, f"phone-fit-{size}-{lang}", full_page=False)
+    _fits(page)
+    version = page.locator("#table").get_attribute("data-version")
+    page.locator("#stock").click()
+    wait_for_change(page, version)
+    page.evaluate("window.scrollTo(0, 0)")
+    pick(page, "9H")
+    pick(page, "9D")
+    screenshot(page, f"phone-fit-{size}-{lang}-play", full_page=False)
+    _fits(page)  # the play phase's buttons, two cards selected
+
+
+def _reachable(page: Any, locator: Any) -> None:
+    """Scrolled into view, the element is what a tap at its centre reaches: no sticky bar
+    lies over it."""
+    for i in range(locator.count()):
+        target = locator.nth(i)
+        target.scroll_into_view_if_needed()
+        box = _box(page, target)
+        hit = target.evaluate(
+            "(el, p) => { const h = document.elementFromPoint(p[0], p[1]);"
+            " return !!h && (el === h || el.contains(h)); }",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit, (locator, i, box, "covered")
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_the_match_end_on_a_phone(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """Going out wins the match: the sheet's totals are not covered, the rematch is at the
+    result, and the final table shows the final scores."""
+    game = _game(users, going_out_table(0, scores=[4900, 0]), lang)
+    page = new_page({"width": 375, "height": 740}, user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#actions button.go-out").click()
+    sheet = page.locator(".panel.sheet")
+    sheet.wait_for()
+    _reachable(page, sheet.locator("tr.total"))
+    _reachable(page, page.locator("#sheet-ack"))
+    _reachable(page, page.locator(".sheet form.rematch button"))
+    screenshot(page, f"phone-match-end-{lang}", full_page=False)
+    totals = when_free(lambda: list(Game.objects.get(pk=game.pk).state.totals))
+    assert totals[0] > 5000
+    page.locator("#sheet-ack").click()
+    page.locator(".side").first.wait_for()
+    scores = [
+        int(t.replace(".", "").replace(",", ""))
+        for t in page.locator(".side .side-facts strong").all_inner_texts()
+        if t.replace(".", "").replace(",", "").isdigit()
+    ]
+    mine = page.locator(".side.mine .side-facts strong").first.inner_text()
+    assert int(mine.replace(".", "")) == totals[0], scores
+    _reachable(page, page.locator(".turn-bar form.rematch button"))
+    screenshot(page, f"phone-final-table-{lang}", full_page=False)

@@ -1,0 +1,76 @@
+"""Sentences that agree (docs/glossary.md, docs/i18n.md): a game named without a noun so the
+sentence gives "Partie"/"leikur" its case, the table line of an invitation in the reader's
+language, a two-player winner addressed as a person, Icelandic bot levels neuter like
+"vélmenni", and melds named as labels where Icelandic would need another case."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.mail.text import game_line, table_line
+from games.services import lobby
+from notifications.emails import render
+from notifications.payloads import match_over_payload
+
+ID = "f352d22b-0000-0000-0000-000000000000"
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        ("de", "Sie sind am Zug in der Partie f352d22b (Klassisches Canasta)."),
+        ("is", "Þú átt leik í leiknum f352d22b (klassísk canasta)."),
+        ("en", "It is your turn in classic game f352d22b."),
+    ],
+)
+def test_a_game_takes_the_case_its_sentence_gives_it(lang: str, sentence: str) -> None:
+    with translation.override(lang):
+        text = _("It is your turn in %(game)s. %(deadline)s") % {
+            "game": game_line("classic", ID),
+            "deadline": "",
+        }
+    assert text.strip() == sentence
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("de", "Klassisches Canasta, 2 Spieler, "),
+        ("is", "Klassísk canasta, 2 leikmenn, "),
+        ("en", "Classic Canasta, 2 players, no time limit"),
+    ],
+)
+def test_the_invitation_table_line_is_in_the_readers_language(lang: str, line: str) -> None:
+    with translation.override(lang):
+        assert table_line("classic", 2, None).startswith(line)
+        assert "Classic" not in table_line("classic", 2, 86400) or lang == "en"
+
+
+def test_icelandic_words_agree_and_melds_stand_as_labels() -> None:
+    with translation.override("is"):
+        assert pgettext("bot level", "basic") == "venjulegt"
+        assert pgettext("bot level", "strong") == "sterkt"
+        added = _("You added to %(meld)s:") % {"meld": "Fimmur"}
+        assert added == "Þú bættir við sögn (Fimmur):"
+        assert _("You drew") == "Þú dróst"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("lang", "won"), [("de", "Sie haben gewonnen."), ("is", "Þú vannst.")])
+def test_a_two_player_winner_is_addressed_as_a_person(users, lang: str, won: str) -> None:
+    game = lobby.game_create(
+        creator=users["alice"], variant="classic", players=2, options={"seating": "invitation"}
+    )
+    game = lobby.game_join(game_id=game.pk, user=users["bob"])
+    over = render(
+        kind="match_over",
+        payload=match_over_payload(
+            game=game, seat=0, totals=[5100, 3000], winner_side=0, reason="match_over"
+        ),
+        lang=lang,
+    )
+    assert won in over.text
+    assert "Team" not in over.text and "lið" not in over.text.split("\n\n")[0]
