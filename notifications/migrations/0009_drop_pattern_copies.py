@@ -8,7 +8,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("notifications", "0007_storage_indexes")]
+    dependencies = [("notifications", "0008_merge_digest_due_at_storage_indexes")]
 
     operations = [
         migrations.RunSQL(
