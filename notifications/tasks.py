@@ -18,6 +18,7 @@ from notifications.services.outbox import (
     outbox_drain,
     outbox_due_batches,
     outbox_prune,
+    outbox_shared_prune,
     outbox_sweep,
 )
 from notifications.services.workers import worker_processes
@@ -65,4 +66,7 @@ def send_digests() -> int:
 
 @shared_task(name="notifications.tasks.prune_outbox", ignore_result=True)
 def prune_outbox() -> int:
-    return outbox_prune(days=settings.CANASTA_OUTBOX_RETENTION_DAYS)
+    deleted = outbox_prune(days=settings.CANASTA_OUTBOX_RETENTION_DAYS)
+    # Then the shared payload parts whose rows are gone.
+    outbox_shared_prune(days=settings.CANASTA_OUTBOX_RETENTION_DAYS)
+    return deleted
