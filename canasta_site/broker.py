@@ -39,7 +39,8 @@ def _message_name(queue: str) -> str:
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # kombu's own bases disagree on this parameter's name (message, payload): as filesystem's.
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         """Write the message under a dot name no reader matches, then rename it into place."""
         folder = Path(self.data_folder_out)
         partial = folder / f".{uuid.uuid4()}.part"
@@ -74,7 +75,7 @@ class Channel(filesystem.Channel):
             if not self.store_processed:
                 claimed.unlink(missing_ok=True)
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
         """The oldest message of `queue`, claimed by an atomic rename."""
         wanted = f"{queue}.msg"
         for filename in sorted(os.listdir(self.data_folder_in)):

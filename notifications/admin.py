@@ -16,6 +16,7 @@ from django.utils.html import format_html
 
 from games.admin import ViewOnlyAdmin
 from notifications.models import Absence, NotificationPreference, Outbox
+from notifications.payloads import outbox_payload
 
 # What an operator may read of a payload: nothing of a hand, no reply address, no free text
 # (an answer to an emailed move quotes the player's commands, which name cards they hold).
@@ -73,7 +74,7 @@ class OutboxAdmin(ViewOnlyAdmin):
 
     @admin.display(description="payload (public keys only)")
     def shown_payload(self, row: Outbox) -> str:
-        text = json.dumps(public_payload(row.payload), indent=2, sort_keys=True)
+        text = json.dumps(public_payload(outbox_payload(row)), indent=2, sort_keys=True)
         return format_html("<pre>{}</pre>", text)
 
 

@@ -50,6 +50,19 @@ class OutboxStatus(models.TextChoices):
 OPEN_STATUSES = (OutboxStatus.PENDING, OutboxStatus.SENDING)
 
 
+class OutboxShared(models.Model):
+    """The part of a payload that every recipient of one event gets alike (a hand's result and
+    score sheet: about 2 KB, once instead of once per player), written with the event's rows;
+    a row's payload is this and its own (notifications.payloads.outbox_payload). Deleted by
+    the daily outbox prune once no row refers to it."""
+
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"shared payload {self.pk}"
+
+
 class Outbox(models.Model):
     # None for a mail to an address without an account (an invitation by email): `address`.
     # Indexed by outbox_recipient_idx, whose leading column it is.
@@ -74,6 +87,11 @@ class Outbox(models.Model):
     # Everything the message shows, computed when the event happened and limited to what the
     # recipient may see: their player view, their legal actions, deadline, link data.
     payload = models.JSONField(default=dict)
+    # The event's shared part of the payload, if any (OutboxShared): PROTECT, since only the
+    # prune deletes it, and only once no row refers to it.
+    shared = models.ForeignKey(
+        OutboxShared, on_delete=models.PROTECT, null=True, blank=True, related_name="rows"
+    )
     status = models.CharField(
         max_length=8, choices=OutboxStatus.choices, default=OutboxStatus.PENDING
     )

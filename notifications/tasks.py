@@ -20,7 +20,7 @@ from notifications.services.outbox import (
     outbox_due_batches,
     outbox_sweep,
 )
-from notifications.services.retention import outbox_prune
+from notifications.services.retention import outbox_prune, outbox_shared_prune
 from notifications.services.workers import worker_processes
 
 logger = logging.getLogger(__name__)
@@ -66,5 +66,12 @@ def send_digests() -> int:
 
 @shared_task(name="notifications.tasks.prune_outbox", bind=True, ignore_result=True)
 def prune_outbox(self: Task) -> int:
+    """Beat, daily: done rows past the retention, then the shared payload parts whose rows
+    are gone (one time budget for both)."""
     days = settings.CANASTA_OUTBOX_RETENTION_DAYS
-    return prune_run(self, lambda budget: outbox_prune(days=days, budget=budget))
+    return prune_run(
+        self,
+        lambda budget: (
+            outbox_prune(days=days, budget=budget) + outbox_shared_prune(days=days, budget=budget)
+        ),
+    )

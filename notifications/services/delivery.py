@@ -20,6 +20,7 @@ from django.db import DatabaseError
 from notifications.emails import build_message
 from notifications.headers import message_headers
 from notifications.models import Outbox, OutboxStatus
+from notifications.payloads import outbox_payload
 from notifications.services.outbox import (
     outbox_mark_failed_attempt,
     outbox_mark_sent,
@@ -65,10 +66,13 @@ def secret_links_hook_register(kind: str, hook: SecretLinksHook) -> None:
 
 
 def payload_with_links(row: Outbox) -> dict[str, Any]:
+    """The row's payload as its email shows it (its event's shared part and the game's facts
+    put back, notifications.payloads.outbox_payload) with the secret links added."""
+    payload = outbox_payload(row)
     hook = _secret_links_hooks.get(row.kind)
     if hook is None:
-        return row.payload
-    return {**row.payload, **hook(row)}
+        return payload
+    return {**payload, **hook(row)}
 
 
 def row_address(row: Outbox) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +24,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications.models import OPEN_STATUSES, Outbox, OutboxChannel, OutboxStatus
+from notifications.models import (
+    OPEN_STATUSES,
+    Outbox,
+    OutboxChannel,
+    OutboxKind,
+    OutboxShared,
+    OutboxStatus,
+)
+from notifications.payloads import payload_stored
 from notifications.services.preferences import email_delay, email_skip_reason
 
 logger = logging.getLogger(__name__)
@@ -89,7 +98,7 @@ def outbox_enqueue(
                 channel=channel,
                 game=game,
                 move_seq=move_seq,
-                payload=payload,
+                payload=payload_stored(payload, game),
                 status=status,
                 last_error=skip_reason or "",
                 created_at=now,
@@ -126,12 +135,45 @@ def outbox_row(
         channel=OutboxChannel.EMAIL,
         game=game,
         move_seq=move_seq,
-        payload=payload,
+        payload=payload_stored(payload, game),
         status=OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING,
         last_error=skip_reason or "",
         created_at=now,
         next_attempt_at=now + email_delay(recipient=recipient, kind=kind),
     )
+
+
+# The kinds whose rows of one event carry the same result for every player (a hand's result
+# and score sheet, the match's hands): that part is stored once (OutboxShared).
+SHARED_KINDS = frozenset({OutboxKind.HAND_OVER, OutboxKind.MATCH_OVER})
+# The recipient's own keys: never shared, whatever their values.
+OWN_KEYS = frozenset({"seat", "view", "legal", "moment"})
+
+
+def _common_part(payloads: list[dict[str, Any]]) -> dict[str, Any]:
+    first, rest = payloads[0], payloads[1:]
+    return {
+        key: value
+        for key, value in first.items()
+        if key not in OWN_KEYS and all(key in other and other[key] == value for other in rest)
+    }
+
+
+def _share_payloads(rows: list[Outbox]) -> None:
+    """Store what the rows of one event (game, move, kind) in SHARED_KINDS have in common
+    once: one OutboxShared row per event, each outbox row keeping only its own part."""
+    events: dict[tuple[Any, Any, str], list[Outbox]] = defaultdict(list)
+    for row in rows:
+        if row.kind in SHARED_KINDS and row.game_id is not None:
+            events[(row.game_id, row.move_seq, row.kind)].append(row)
+    for group in events.values():
+        common = _common_part([row.payload for row in group]) if len(group) > 1 else {}
+        if not common:
+            continue
+        shared = OutboxShared.objects.create(data=common)
+        for row in group:
+            row.shared = shared
+            row.payload = {k: v for k, v in row.payload.items() if k not in common}
 
 
 def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
@@ -144,6 +186,7 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     """
     if not rows:
         return []
+    _share_payloads(rows)
     written = Outbox.objects.bulk_create(rows)
     now = timezone.now()
     pending = [
@@ -166,7 +209,7 @@ def _claimed_rows() -> Any:
     # With everything sending reads about the row: the recipient's preferences (mode,
     # language, time zone) and the game (how far it moved on; the reply token's game), so
     # that rendering and sending a row costs no query for them.
-    return Outbox.objects.select_related("recipient__notification_preference", "game")
+    return Outbox.objects.select_related("recipient__notification_preference", "game", "shared")
 
 
 def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:

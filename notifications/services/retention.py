@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import hooks
-from games.services.retention import Budget, Pruned, range_prune, where_delete
-from notifications.models import GamePresence, Outbox, OutboxStatus
+from games.services.retention import Budget, Pruned, chunk_size, range_prune, where_delete
+from notifications.models import GamePresence, Outbox, OutboxShared, OutboxStatus
 
 # Rows that nothing will send again; the partial index of open rows never holds them.
 DONE_STATUSES = (OutboxStatus.SENT, OutboxStatus.SKIPPED, OutboxStatus.FAILED)
@@ -25,6 +26,27 @@ def outbox_prune(*, days: int, budget: Budget | None = None, now: datetime | Non
     cutoff = (now or timezone.now()) - timedelta(days=days)
     old = Outbox.objects.filter(created_at__lt=cutoff, status__in=DONE_STATUSES)
     return range_prune(old, key="created_at", budget=budget or Budget())
+
+
+def outbox_shared_prune(
+    *, days: int, budget: Budget | None = None, now: datetime | None = None
+) -> Pruned:
+    """Delete the shared payload parts older than `days` that no row refers to any more (their
+    rows were pruned, or their game deleted). Reads the created_at index and, per part, the
+    index of Outbox.shared: the cost follows the parts past the retention. Parts are written
+    with the rows of one event, so no new row comes to refer to an old part."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    orphans = OutboxShared.objects.filter(created_at__lt=cutoff).exclude(
+        Exists(Outbox.objects.filter(shared=OuterRef("pk")))
+    )
+    budget = budget or Budget()
+    deleted = 0
+    while not budget.spent():
+        chunk = list(orphans.order_by("created_at").values_list("pk", flat=True)[: chunk_size()])
+        if not chunk:
+            return Pruned(deleted, True)
+        deleted += OutboxShared.objects.filter(pk__in=chunk).delete()[0]
+    return Pruned(deleted, False)
 
 
 def on_games_retired(change: hooks.GamesRetired) -> None:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, GameStatus
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
+from notifications.payloads import payload_joined
 
 FOLDED_REASON = "summarised in a later email about this game"
 SUMMARY_KINDS = (OutboxKind.HAND_OVER, OutboxKind.MATCH_OVER)
@@ -99,13 +100,14 @@ def earlier_hands(row: Outbox) -> list[dict[str, Any]]:
     if last_sent is not None:
         folded = folded.filter(pk__gt=last_sent)
     hands = []
-    for payload in folded.order_by("pk").values_list("payload", flat=True):
-        result = (payload or {}).get("hand_result") or {}
+    for folded_row in folded.select_related("shared").order_by("pk"):
+        payload = payload_joined(folded_row)
+        result = payload.get("hand_result") or {}
         hands.append(
             {
                 "hand": result.get("hand"),
                 "scores": list((result.get("result") or {}).get("scores") or []),
-                "totals": list((payload or {}).get("totals") or []),
+                "totals": list(payload.get("totals") or []),
             }
         )
     return hands

@@ -39,6 +39,7 @@ from clients.services.tokens import account_token_create
 from games.models import Actor, Game, Move
 from notifications.emails import render
 from notifications.models import OPEN_STATUSES, Outbox, OutboxStatus
+from notifications.payloads import outbox_payload
 from tests.integration.processes import Mailbox, wait_until
 from tests.multihost.client import Balancer, HostFailed, Table, table_play, table_watch
 from tests.multihost.hosts import SERVICES_ADDRESS, VENV_BIN, Host, Lan
@@ -283,8 +284,8 @@ def _sent_mail(game_ids: list[str]) -> Counter[tuple[str, str]]:
     """(recipient, subject) of every row marked sent, rendered as the worker rendered it."""
     rows = Outbox.objects.filter(game_id__in=game_ids, status=OutboxStatus.SENT)
     return Counter(
-        (row.recipient.email, render(kind=row.kind, payload=row.payload).subject)
-        for row in rows.select_related("recipient")
+        (row.recipient.email, render(kind=row.kind, payload=outbox_payload(row)).subject)
+        for row in rows.select_related("recipient", "game", "shared")
     )
 
 

@@ -9,6 +9,7 @@ from games.models import Game, Hand
 from games.services.moves import moves_submit
 from notifications.emails import render
 from notifications.models import Outbox
+from notifications.payloads import outbox_payload
 from tests.game_fixtures import current_table
 from tests.web.tables import going_out_table, set_table
 
@@ -27,9 +28,10 @@ def test_the_hand_over_email_carries_the_score_sheet(table_game: Game, people: A
     game = _go_out(table_game, people)
     row = Outbox.objects.get(kind="hand_over", recipient=people["carol"])
     hand = Hand.objects.get(game=game, number=1)
-    sheet = row.payload["sheet"]
+    payload = outbox_payload(row)  # the hand's shared result and carol's seat
+    sheet = payload["sheet"]
     assert sheet["scores"] == hand.result["scores"] and sheet["totals"] == hand.result["totals"]
-    email = render(kind="hand_over", payload=row.payload)
+    email = render(kind="hand_over", payload=payload)
     assert "Score sheet of hand 1" in email.text
     assert "Natural canastas" in email.text and "1 × 500 = 500" in email.text
     assert "went out: +100" in email.text
@@ -50,7 +52,7 @@ def test_the_match_over_email_has_every_hand_and_the_last_sheet(
     game = _go_out(table_game, people, scores=[4900, 0])
     assert game.status == "finished"
     row = Outbox.objects.get(kind="match_over", recipient=people["bob"])
-    email = render(kind="match_over", payload=row.payload)
+    email = render(kind="match_over", payload=outbox_payload(row))
     assert "Hand 1: Your side 710, carol & dave -50 (match totals: Your side 5,610" in email.text
     assert "Score sheet of hand 1" in email.text
 

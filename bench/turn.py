@@ -1,0 +1,221 @@
+#!/usr/bin/env python
+"""CPU of a turn: the requests that play it, the emails it causes, the background work.
+
+    .venv/bin/python bench/turn.py [--turns 200]
+
+Plays `--turns` whole turns of 4-player classic games through the HTTP API (Django's test
+client, token auth, DEBUG off, one POST per move as a client sends them: a draw, melds when the
+random player has some, a discard; players with addresses, so every turn email is written),
+then delivers the emails those turns wrote with the outbox drain (notifications.services.outbox,
+Django's locmem email backend: rendering and the backend's work, no network), then runs one
+outbox sweep, the digest sweep and the deadline sweep as beat would. Prints the CPU
+(time.process_time) and the SQL statements (transaction control apart) of each part per turn,
+and the load average (the machine is shared: compare runs made together).
+
+Database: a fresh SQLite file unless BENCH_DATABASE_URL is set; the PostgreSQL database named
+there is dropped and created afresh (never point it at data you keep).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _configure() -> None:
+    workdir = tempfile.mkdtemp(prefix="canasta-bench-turn-")
+    os.environ["DATABASE_URL"] = os.environ.get(
+        "BENCH_DATABASE_URL", f"sqlite:///{workdir}/turn.sqlite3"
+    )
+    os.environ.pop("REDIS_URL", None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="canasta_site.settings",
+        DEBUG="0",
+        SECRET_KEY="bench-only-" + "x" * 40,
+        ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="0",
+        THROTTLE_ANON_RATE="100000000/min",
+        THROTTLE_READ_RATE="100000000/min",
+        THROTTLE_PLAY_RATE="100000000/min",
+        # Deliveries are not queued anywhere: this bench drains the outbox itself.
+        CELERY_BROKER_URL="memory://",
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+        CANASTA_TURN_EMAIL_DELAY_MINUTES="0",
+        LOG_LEVEL="ERROR",
+    )
+
+
+def _recreate_postgres_database(url: str) -> None:
+    """The bench's own database, dropped and created afresh (as bench/sweep.py does)."""
+    import urllib.parse
+
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    if name in ("", "postgres", "template0", "template1"):
+        raise SystemExit(f"BENCH_DATABASE_URL must name a database of its own, not {name!r}")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+_configure()
+if os.environ["DATABASE_URL"].startswith("postgres"):
+    _recreate_postgres_database(os.environ["DATABASE_URL"])
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core import mail  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from clients.services.tokens import account_token_create  # noqa: E402
+from games import engine  # noqa: E402
+from games.engine.randomplay import random_action  # noqa: E402
+from games.models import Game, GameState, GameStatus, Seat  # noqa: E402
+from games.services import lobby  # noqa: E402
+from games.services.timeouts import deadlines_sweep  # noqa: E402
+from notifications.services.digests import digest_send_due  # noqa: E402
+from notifications.services.outbox import outbox_sweep  # noqa: E402
+
+try:
+    from notifications.services.outbox import outbox_drain
+except ImportError:  # a commit before the drain (for a before/after run): the sweep sent all
+    outbox_drain = outbox_sweep
+
+
+class Statements:
+    CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if not sql.lstrip().upper().startswith(self.CONTROL):
+            self.count += 1
+        return execute(sql, params, many, context)
+
+
+def measured(call: Callable[[], Any]) -> tuple[float, int, Any]:
+    """(CPU seconds, statements, result) of one call."""
+    counter = Statements()
+    start = time.process_time()
+    with connection.execute_wrapper(counter):
+        result = call()
+    return time.process_time() - start, counter.count, result
+
+
+def new_game(n: int) -> tuple[Game, dict[int, Client]]:
+    users = [
+        get_user_model().objects.create_user(username=f"p{n}x{i}", email=f"p{n}x{i}@example.com")
+        for i in range(4)
+    ]
+    game = lobby.game_create(
+        creator=users[0],
+        variant="classic",
+        players=4,
+        options={"seating": "invitation", "target": 100000},
+    )
+    for user in users[1:]:
+        game = lobby.game_join(game_id=game.pk, user=user)
+    clients = {}
+    for user in users:
+        key = account_token_create(owner=user)[1]
+        clients[user.pk] = Client(HTTP_AUTHORIZATION=f"Token {key}")
+    return game, clients
+
+
+KEYS = iter(range(1, 10**9))
+
+
+def play_turn(game: Game, clients: dict[int, Client], rng: random.Random) -> int:
+    """Random moves until the turn passes; returns the requests sent."""
+    table = engine.from_json(GameState.objects.get(game=game).table)
+    mover, requests = table.turn, 0
+    while table.turn == mover and not table.over:
+        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        user_id = Seat.objects.values_list("user_id", flat=True).get(game=game, number=mover)
+        response = clients[user_id].post(
+            f"/api/v1/games/{game.pk}/actions/",
+            {"actions": [random_action(table, rng)], "expected_version": version},
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=f"turn-{next(KEYS)}",
+        )
+        assert response.status_code == 200, response.content[:300]
+        requests += 1
+        table = engine.from_json(GameState.objects.get(game=game).table)
+    return requests
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=200)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    # The same deals and the same moves in every run, so that two commits play the same turns.
+    seeds = (hashlib.sha256(f"bench-turn-{n}".encode()).hexdigest() for n in itertools.count())
+    engine.new_seed = lambda: next(seeds)
+    rng = random.Random(11)
+    games = [new_game(n) for n in range(4)]
+    # Warm up: imports, URL resolver, catalogues, the first emails.
+    for game, clients in games:
+        play_turn(game, clients, rng)
+    outbox_drain()
+    load = os.getloadavg()[0]
+    cpu = {"requests": 0.0, "emails": 0.0, "background": 0.0}
+    sql = {"requests": 0, "emails": 0, "background": 0}
+    requests = emails = 0
+    for turn in range(args.turns):
+        game, clients = games[turn % len(games)]
+        if Game.objects.get(pk=game.pk).status != GameStatus.ACTIVE:
+            continue
+        seconds, statements, sent = measured(lambda g=game, c=clients: play_turn(g, c, rng))
+        cpu["requests"] += seconds
+        sql["requests"] += statements
+        requests += sent
+        mail.outbox.clear()
+        seconds, statements, sent = measured(outbox_drain)
+        cpu["emails"] += seconds
+        sql["emails"] += statements
+        emails += sent
+    # Beat's work: a sweep of each kind every minute, charged to the minute's turns as if the
+    # bench's turns were a minute of a busy host (the sweeps find little: it is their floor).
+    for sweep in (outbox_sweep, digest_send_due, lambda: deadlines_sweep()):
+        seconds, statements, _ = measured(sweep)
+        cpu["background"] += seconds
+        sql["background"] += statements
+    turns = args.turns
+    print(
+        f"database: {connection.vendor}; load average at start {load:.2f}, at end {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"{turns} turns, {requests} requests ({requests / turns:.2f} a turn), {emails} emails ({emails / turns:.2f} a turn)"
+    )
+    for part in cpu:
+        print(
+            f"{part:>10}: {cpu[part] * 1000 / turns:6.2f} ms CPU a turn, {sql[part] / turns:6.2f} statements a turn"
+        )
+    print(f"{'total':>10}: {sum(cpu.values()) * 1000 / turns:6.2f} ms CPU a turn")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
