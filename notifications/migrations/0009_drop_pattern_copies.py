@@ -8,7 +8,11 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("notifications", "0008_merge_digest_due_at_storage_indexes")]
+    # After both 0008s: this also joins the two lines of the graph into one leaf.
+    dependencies = [
+        ("notifications", "0008_merge_digest_due_at_storage_indexes"),
+        ("notifications", "0008_outbox_shared_payload"),
+    ]
 
     operations = [
         migrations.RunSQL(
