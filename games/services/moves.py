@@ -93,6 +93,8 @@ def _parse_batch(actions: Sequence[Any]) -> list[Action]:
                 error.code,
                 error.message,
                 {"index": index, "applied": 0, "hand_over": False},
+                reason=error.reason,
+                params=error.params,
             ) from None
     return parsed
 
@@ -113,6 +115,8 @@ def _apply_batch(
                     error.code,
                     error.message,
                     {"index": index, "applied": 0, "hand_over": pending.table.over},
+                    reason=error.reason,
+                    params=error.params,
                 ) from None
             return _refused_after_draw(kept, index, error)
         pending.table = outcome.table
@@ -147,6 +151,8 @@ def _refused_after_draw(kept: _Pending, index: int, error: engine.EngineError) -
         error.code,
         DRAW_STANDS + error.message,
         {"index": index, "applied": len(kept.moves), "hand_over": kept.table.over, "drawn": drawn},
+        reason=error.reason,
+        params=error.params,
     )
     return kept
 

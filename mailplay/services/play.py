@@ -20,31 +20,17 @@ from django.utils.translation import ngettext
 
 from games import display, engine
 from games.mail.commands import Command, CommandError, format_action, parse_commands
-from games.messages import error_message, message_for
+from games.mail.text import phase_todo
+from games.messages import error_message, refusal_message
 from games.models import Game, Move, Seat
 from games.services.chat import chat_post, chat_refusal
 from games.services.errors import GameError
-from games.services.moves import DRAW_STANDS, game_resign, moves_submit
+from games.services.moves import game_resign, moves_submit
 from mailplay.models import ReplyToken
 from mailplay.services.answers import Answer, draw_stands_answer, error_answer
 from notifications.services.preferences import language_of
 
 STALE_RETRIES = 3
-
-
-def _phase_todo(phase: str) -> str:
-    lang = translation.get_language()
-    todo = {
-        "draw": _("draw from the stock or take the discard pile"),
-        "play": _("meld if you like, then discard (or go out)"),
-        "discard": _("discard one card"),
-        "answer": _('answer your partner\'s "may I go out?" (%(yes)s or %(no)s)')
-        % {
-            "yes": format_action({"type": "answer", "yes": True}, "classic", lang),
-            "no": format_action({"type": "answer", "yes": False}, "classic", lang),
-        },
-    }
-    return todo.get(phase, phase)
 
 
 def _no_commands() -> Answer:
@@ -198,8 +184,7 @@ def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -
     seat = token.seat_number
     lang = translation.get_language()
     drawn = [display.card_label(c, game.variant, lang) for c in error.details.get("drawn") or []]
-    english = error.message.removeprefix(DRAW_STANDS)
-    refused = message_for(error.code, english, kind=error.kind, variant=game.variant).rstrip(".")
+    refused = refusal_message(error, game.variant).rstrip(".")
     return draw_stands_answer(
         error.code,
         refused,
@@ -215,7 +200,7 @@ def _status(game: Game, seat: int) -> list[str]:
     if game.status != "active" or table is None:
         return [_("The game is over: nothing more can be played in it.")]
     if table.turn == seat:
-        return [_("It is your turn: %(todo)s.") % {"todo": _phase_todo(table.phase)}]
+        return [_("It is your turn: %(todo)s.") % {"todo": phase_todo(table.phase)}]
     return [
         _("It is %(name)s's turn; we will email you on yours.")
         % {"name": _names(game).get(table.turn, "?")}
@@ -263,7 +248,7 @@ def _next(game: Game, seat: int) -> list[str]:
     if table.turn == seat:
         return [
             _("It is still your turn: %(todo)s. Reply to this email with your next commands.")
-            % {"todo": _phase_todo(table.phase)}
+            % {"todo": phase_todo(table.phase)}
         ]
     return [
         _("It is now %(name)s's turn. We will email you when it is your turn again.")
