@@ -26,6 +26,7 @@ from django.utils import timezone
 from games import engine, hooks
 from games.engine import Table
 from games.engine.actions import Action, Draw
+from games.engine.events import cards_drawn
 from games.engine.public import draw_may_end_hand, pile_closed
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
 from games.services.clock import clock_restart, clock_update
@@ -139,13 +140,7 @@ def _apply_batch(
 def _refused_after_draw(kept: _Pending, index: int, error: engine.EngineError) -> _Pending:
     """The batch cut after its draw, carrying the refusal to raise once it is committed. The
     refusal was decided on the table after the draw, which the player now holds."""
-    drawn = [
-        card
-        for move in kept.moves
-        for event in move.events
-        if event.get("type") == "draw"
-        for card in event.get("cards") or []
-    ]
+    drawn = cards_drawn(event for move in kept.moves for event in move.events)
     kept.refusal = GameError(
         ErrorKind.ILLEGAL,
         error.code,
@@ -213,12 +208,7 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
         )
     )
     pending.table = outcome.table
-    return [
-        card
-        for event in outcome.events
-        if event.get("type") == "draw"
-        for card in event.get("cards") or []
-    ]
+    return cards_drawn(outcome.events)
 
 
 def auto_draw_first_turn(

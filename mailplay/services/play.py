@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import display, engine
+from games.engine.events import cards_drawn
+from games.events import game_events
 from games.mail.commands import Command, CommandError, format_action, parse_commands
 from games.mail.text import phase_todo
 from games.messages import error_message, refusal_message
@@ -208,14 +210,8 @@ def _status(game: Game, seat: int) -> list[str]:
 
 
 def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[str]:
-    cards: list[str] = []
-    for move in moves:
-        if move.seat != seat:
-            continue
-        for event in move.events:
-            if event.get("type") == "draw" and event.get("seat") == seat:
-                cards += [display.card_label(c, variant, lang) for c in event.get("cards") or []]
-    return cards
+    mine = [event for move in moves if move.seat == seat for event in move.events]
+    return [display.card_label(c, variant, lang) for c in cards_drawn(mine, seat)]
 
 
 def _applied(
@@ -230,11 +226,11 @@ def _applied(
     if drawn:
         paragraphs.append(_("You drew %(cards)s.") % {"cards": " ".join(drawn)})
     for move in moves:
-        for event in move.events:
-            if event.get("type") == "hand_result":
+        for event in game_events(move.events):
+            if event["type"] == "hand_result":
                 paragraphs.append(
                     _("Hand %(number)s is over; everyone gets the scores by email.")
-                    % {"number": event.get("hand")}
+                    % {"number": event["hand"]}
                 )
     paragraphs += _next(game, seat)
     return Answer("applied", _("Move applied"), paragraphs)
