@@ -235,7 +235,9 @@ def moves_submit(
     expected_version: int,
     actor: str = Actor.PLAYER,
 ) -> Game:
-    """Apply ``actions`` for the caller's seat, all or nothing; returns the updated game."""
+    """moves_submit_with_table without the table: for programs that only need the game (the
+    tests, the benchmarks). The API, the web page and an emailed reply all enter a move through
+    moves_submit_with_table."""
     game, _ = moves_submit_with_table(
         game_id=game_id,
         user=user,
@@ -253,12 +255,19 @@ def moves_submit_with_table(
     actions: Sequence[Any],
     expected_version: int,
     actor: str = Actor.PLAYER,
+    locked: Game | None = None,
 ) -> tuple[Game, Table]:
-    """moves_submit, plus the new table (the snapshot's engine Table), so that a caller who
-    shows it does not parse the snapshot again."""
+    """The one entry into a person's move (the API, the web page, an emailed reply): apply
+    ``actions`` for the caller's seat, all or nothing (a draw from the stock stands); returns
+    the updated game and the new table, so that a caller who shows it does not parse the
+    snapshot again (docs/move-lifecycle.md).
+
+    ``locked``: the game, when the caller locked it in its own transaction (game_lock) and
+    read it there (an emailed reply, which locks it to decide which turn the email answers):
+    it is not read again, and no other move can land between that read and this one."""
     _check_batch(actions)
     with transaction.atomic():
-        game = game_lock(game_id=game_id)
+        game = locked if locked is not None else game_lock(game_id=game_id)
         seat = require_player(game, user)
         require_active(game)
         require_version(game, expected_version)

@@ -4,8 +4,8 @@ The commands are read against the game as it is when the email is processed (the
 current view), not as it was when the turn email was written; they are applied as one
 all-or-nothing batch at the game's current version, except that a draw from the stock stands
 when a later command is refused (docs/fair-play.md). A move that lands between reading and
-applying (a bot's, a timeout) makes the batch stale: it is read again against the new state,
-at most `STALE_RETRIES` times.
+applying cannot happen: the inbound service locks the game before the commands are read
+(mailplay.services.inbound._play) and hands the locked game in, which is read once.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,15 +23,13 @@ from games.events import game_events
 from games.mail.commands import Command, CommandError, format_action, parse_commands
 from games.mail.text import phase_todo
 from games.messages import error_message, refusal_message
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.services.chat import chat_post, chat_refusal
 from games.services.errors import GameError
-from games.services.moves import game_resign, moves_submit
+from games.services.moves import game_resign, moves_submit_with_table
 from mailplay.models import ReplyToken
 from mailplay.services.answers import Answer, draw_stands_answer, error_answer
 from notifications.services.preferences import language_of
-
-STALE_RETRIES = 3
 
 
 def _no_commands() -> Answer:
@@ -42,14 +39,6 @@ def _no_commands() -> Answer:
             "we found no commands in your email; write them at the top of your reply "
             "(the subject line is not read)"
         ),
-    )
-
-
-def _load(game_id: Any) -> Game:
-    return (
-        Game.objects.select_related("state")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .get(pk=game_id)
     )
 
 
@@ -71,20 +60,15 @@ def _line_of(commands: Sequence[Command], details: dict[str, Any]) -> Command | 
     return None
 
 
-def run_commands(*, token: ReplyToken, text: str) -> Answer:
-    """Apply the reply's commands for the token's player; the answer to send back, in the
-    player's language (the commands are read in it and in English)."""
+def run_commands(*, token: ReplyToken, text: str, game: Game) -> Answer:
+    """Apply the reply's commands for the token's player to ``game``, which the caller has
+    locked in its transaction (game_lock); the answer to send back, in the player's language
+    (the commands are read in it and in English)."""
     lang = language_of(user=token.user)
     with translation.override(lang):
-        for _attempt in range(STALE_RETRIES):
-            said: list[str] = []
-            answer = _run_once(token=token, text=text, lang=lang, said=said)
-            if answer is not None:
-                return _say(token, said, answer)
-        return error_answer(
-            "stale_version",
-            _("the game kept changing while your email was read; please resend it"),
-        )
+        said: list[str] = []
+        answer = _run_once(game=game, token=token, text=text, lang=lang, said=said)
+        return _say(token, said, answer)
 
 
 def _say(token: ReplyToken, said: Sequence[str], answer: Answer) -> Answer:
@@ -132,8 +116,7 @@ def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves:
     )
 
 
-def _run_once(*, token: ReplyToken, text: str, lang: str, said: list[str]) -> Answer | None:
-    game = _load(token.game_id)
+def _run_once(*, game: Game, token: ReplyToken, text: str, lang: str, said: list[str]) -> Answer:
     seat = token.seat_number
     if not any(s.number == seat and s.user_id == token.user_id for s in game.seats.all()):
         return error_answer("not_seated", _("you no longer play in this game"))
@@ -161,28 +144,31 @@ def _run_once(*, token: ReplyToken, text: str, lang: str, said: list[str]) -> An
         return Answer(wanted, subject, _status(game, seat))
     before_seq = game.last_seq
     try:
-        moves_submit(
-            game_id=game.pk, user=token.user, actions=actions, expected_version=game.version
+        moves_submit_with_table(
+            game_id=game.pk,
+            user=token.user,
+            actions=actions,
+            expected_version=game.version,
+            locked=game,
         )
     except GameError as error:
-        if error.code == "stale_version":
-            return None
         command = _line_of(parsed.commands, error.details)
         if error.details.get("applied"):
-            return _draw_stands(token, error, command)
+            return _draw_stands(game, token, error, command)
         return error_answer(
             error.code,
             error_message(error, game.variant).rstrip("."),
             line=command.line if command else "",
             line_number=command.line_number if command else 0,
         )
-    return _applied(token, actions, before_seq, lang)
+    return _applied(game, token, actions, before_seq, lang)
 
 
-def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -> Answer:
+def _draw_stands(
+    game: Game, token: ReplyToken, error: GameError, command: Command | None
+) -> Answer:
     """A refusal after a draw from the stock: the draw was played (it cannot be taken back),
-    the commands after it were not."""
-    game = _load(token.game_id)
+    the commands after it were not. ``game`` is as the draw left it (the move updates it)."""
     seat = token.seat_number
     lang = translation.get_language()
     drawn = [display.card_label(c, game.variant, lang) for c in error.details.get("drawn") or []]
@@ -215,9 +201,8 @@ def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[st
 
 
 def _applied(
-    token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
+    game: Game, token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
 ) -> Answer:
-    game = _load(token.game_id)
     seat = token.seat_number
     moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
     done = "; ".join(format_action(a, game.variant, lang) for a in actions)
