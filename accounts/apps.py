@@ -7,9 +7,4 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self) -> None:
-        from accounts import tasks  # noqa: F401  registers the tasks queued by name
-        from accounts.links import links_hooks_register
-
-        links_hooks_register()
+    # Its receivers, hooks and tasks are connected by canasta_site/wiring.py (SiteConfig.ready).

@@ -1,6 +1,7 @@
 """The secret links of account mails, made when the mail is sent (never stored in a payload,
 which the admin shows): a password reset link (Django's PasswordResetTokenGenerator), an
 address confirmation link (a signed token with an expiry), an invitation's link (its token).
+canasta_site/wiring.py registers them per outbox kind.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from accounts.services.addresses import confirmation_token
 from games.models import Invitation
-from notifications.models import Outbox, OutboxKind
-from notifications.services.delivery import secret_links_hook_register
+from notifications.models import Outbox
 
 
 def site_url(path: str) -> str:
@@ -31,11 +31,11 @@ def reset_link(user: Any) -> dict[str, str]:
     return {"link": site_url(f"/password/reset/{reset_uid(user)}/{token}/")}
 
 
-def _reset_links(row: Outbox) -> dict[str, str]:
+def reset_links(row: Outbox) -> dict[str, str]:
     return reset_link(row.recipient) if row.recipient_id else {}
 
 
-def _confirm_links(row: Outbox) -> dict[str, str]:
+def confirm_links(row: Outbox) -> dict[str, str]:
     recipient = row.recipient
     if recipient is None:
         return {}
@@ -47,15 +47,9 @@ def invitation_link(invitation: Invitation) -> str:
     return site_url(f"/invitations/{invitation.token}/")
 
 
-def _invitation_links(row: Outbox) -> dict[str, str]:
+def invitation_links(row: Outbox) -> dict[str, str]:
     invitation_id = row.payload.get("invitation_id")
     if invitation_id is None:
         return {}
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     return {"link": invitation_link(invitation)} if invitation is not None else {}
-
-
-def links_hooks_register() -> None:
-    secret_links_hook_register(OutboxKind.PASSWORD_RESET, _reset_links)
-    secret_links_hook_register(OutboxKind.VERIFY_EMAIL, _confirm_links)
-    secret_links_hook_register(OutboxKind.INVITATION, _invitation_links)

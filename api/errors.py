@@ -28,17 +28,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.messages import error_message, message_for, request_language
 from games.models import Game
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import STATUS_BY_KIND, ErrorKind, GameError
 
 logger = logging.getLogger(__name__)
-
-STATUS_BY_KIND = {
-    ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,
-    ErrorKind.FORBIDDEN: status.HTTP_403_FORBIDDEN,
-    ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
-    ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
-    ErrorKind.ILLEGAL: status.HTTP_422_UNPROCESSABLE_ENTITY,
-}
 
 # DRF's own exceptions, by class, to our codes (DRF's default_code where it is already good).
 _CODES: list[tuple[type[exceptions.APIException], str]] = [

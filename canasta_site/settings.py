@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "mailplay",
     "accounts",
     "web",
+    # Last: its ready() makes the connections between the apps (canasta_site/wiring.py).
+    "canasta_site.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [

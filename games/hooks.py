@@ -43,14 +43,19 @@ class Hook(Generic[Change]):
         self._receivers.append((order, receiver))
         self._receivers.sort(key=lambda entry: entry[0])  # stable: ties keep their order
 
+    def receivers(self) -> list[tuple[int, Callable[[Change], None]]]:
+        """(order, receiver), in the order they run."""
+        return list(self._receivers)
+
     def send(self, change: Change) -> None:
         for _, receiver in self._receivers:
             receiver(change)
 
 
-# The order receivers of one change run in. The event feed locks its readers' user rows
-# (clients.services.events.Locks) before the outbox's rows reference them: every transaction
-# takes those locks in the same order.
+# The order receivers of one change run in: a lock order, not a preference. The event feed
+# locks its readers' user rows (clients.services.events.Locks) before the outbox's rows
+# reference them, so every transaction takes those locks in the same order and two moves
+# cannot deadlock. canasta_site/wiring.py connects the receivers with these.
 ORDER_FEED = 0
 ORDER_OUTBOX = 10
 

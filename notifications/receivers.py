@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 
 from games.engine import Table
+from games.events import game_events
 from games.hooks import (
     InvitationSent,
     MovesLogged,
@@ -87,8 +88,8 @@ def _result_rows(change: MovesLogged) -> list[dict[str, Any]]:
     """hand_over and match_over for every human player."""
     game, totals = change.game, change.totals
     rows = []
-    for event in change.events:
-        if event.get("type") == "hand_result":
+    for event in game_events(change.events):
+        if event["type"] == "hand_result":
             for seat in _humans(game):
                 rows.append(
                     {
@@ -96,13 +97,13 @@ def _result_rows(change: MovesLogged) -> list[dict[str, Any]]:
                         "kind": OutboxKind.HAND_OVER,
                         "game": game,
                         "move_seq": change.move_seq,
-                        "key": f"{game.pk}:hand{event.get('hand')}:{seat.user_id}:hand_over",
+                        "key": f"{game.pk}:hand{event['hand']}:{seat.user_id}:hand_over",
                         "payload": payloads.hand_over_payload(
-                            game=game, seat=seat.number, hand_result=event, totals=totals
+                            game=game, seat=seat.number, hand_result=dict(event), totals=totals
                         ),
                     }
                 )
-        elif event.get("type") == "match_over":
+        elif event["type"] == "match_over":
             for seat in _humans(game):
                 rows.append(
                     {
@@ -114,8 +115,8 @@ def _result_rows(change: MovesLogged) -> list[dict[str, Any]]:
                             game=game,
                             seat=seat.number,
                             totals=totals,
-                            winner_side=event.get("winner"),
-                            reason=str(event.get("reason")),
+                            winner_side=event["winner"],
+                            reason=event["reason"],
                         ),
                     }
                 )

@@ -22,6 +22,7 @@ import pytest
 
 from games.engine import ERROR_CODES, VARIANTS, deal
 from games.engine.actions import _ALLOWED_KEYS
+from games.engine.errors import REASONS
 from games.engine.table import _KEYS, END_REASONS, PHASES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ ENGINE = ROOT / "games" / "engine"
 CONTRACT_DOCS = ("formats.md", "rules.md", "variants.md", "fair-shuffle.md", "scenarios.md")
 VECTORS_PATH = ROOT / "tests" / "engine" / "shuffle_vectors.json"
 # Calls whose first argument is an error code (errors.py, turn.py, actions.py, melds.py).
-_RAISING_CALLS = {"_err", "IllegalActionError", "EngineError"}
+_RAISING_CALLS = {"illegal", "IllegalActionError", "EngineError"}
 _FENCE = re.compile(r"^(```|~~~)")
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -90,7 +91,9 @@ def _engine_raised_codes() -> set[str]:
             elif name in _RAISING_CALLS and node.args:
                 first = node.args[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    codes.add(first.value)
+                    # the engine raises a reason; REASONS gives its code (an unknown one fails)
+                    reason = REASONS.get(first.value)
+                    codes.add(reason.code if reason is not None else first.value)
     return codes
 
 

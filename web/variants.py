@@ -16,14 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import engine
+from games.engine.variants import VARIANTS
+from games.mail import text as mail_text
 from games.models import TimeoutPolicy
-
-TITLES = {
-    "classic": _("Classic Canasta"),
-    "family": _("Family Canasta"),
-    "party": _("Party Canasta"),
-    "tiles": _("Canasta with tiles"),
-}
 
 SUMMARIES = {
     "classic": _(
@@ -92,8 +87,8 @@ TIMEOUT_POLICY_LABELS = {
 
 def variant_title(variant: dict[str, Any] | str, fallback: str = "") -> str:
     name = variant if isinstance(variant, str) else variant["name"]
-    if name in TITLES:
-        return str(TITLES[name])
+    if name in VARIANTS:
+        return mail_text.variant_title(name)  # the one place of the translated titles
     return fallback or (variant["title"] if isinstance(variant, dict) else name)
 
 

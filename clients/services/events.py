@@ -33,6 +33,7 @@ from clients.models import Event, EventKind, Webhook
 from clients.payloads import reader_ids, seats_of
 from clients.services.webhooks import webhooks_wake
 from games.engine import Table
+from games.events import game_events
 from games.models import Game, GameStatus, Move
 from games.services.compiled import SENTINEL_ID, compiled_rows, sentinel_ints
 
@@ -207,15 +208,15 @@ def _result_drafts(
     events: Iterable[dict[str, Any]], totals: list[int], readers: list[int]
 ) -> list[Draft]:
     drafts: list[Draft] = []
-    for event in events:
-        if event.get("type") == "hand_result":
+    for event in game_events(events):
+        if event["type"] == "hand_result":
             facts: dict[str, Any] = {"hand_result": dict(event), "totals": list(totals)}
             drafts.append(Draft(None, EventKind.HAND_OVER, facts, readers=readers))
-        elif event.get("type") == "match_over":
+        elif event["type"] == "match_over":
             facts = {
                 "totals": list(totals),
-                "winner_side": event.get("winner"),
-                "reason": str(event.get("reason")),
+                "winner_side": event["winner"],
+                "reason": event["reason"],
             }
             drafts.append(Draft(None, EventKind.MATCH_OVER, facts, readers=readers))
     return drafts

@@ -13,10 +13,6 @@ from .melds import parse_meld_key
 MAX_CARDS_IN_ACTION = 120  # more than any deck: a longer list is malformed, not slow
 
 
-def _bad(message: str) -> IllegalActionError:
-    return IllegalActionError("invalid_action", message)
-
-
 @dataclass(frozen=True)
 class Draw:
     type: str = "draw"
@@ -69,10 +65,10 @@ _ALLOWED_KEYS = {
 
 def _melds(value: Any) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list):
-        raise _bad("melds must be a list of lists of card codes")
+        raise IllegalActionError("melds_not_lists")
     out = tuple(tuple(parse_cards(m, what="each meld")) for m in value)
     if sum(len(m) for m in out) > MAX_CARDS_IN_ACTION:
-        raise _bad("too many cards in one action")
+        raise IllegalActionError("too_many_cards")
     return out
 
 
@@ -92,13 +88,15 @@ def _fast_action(data: dict[Any, Any]) -> Action | None:
 def _checked_kind(data: Any) -> str:
     """The action's type, once the object is a mapping of a known type with no extra keys."""
     if not isinstance(data, Mapping):
-        raise _bad("an action must be a JSON object with a type")
+        raise IllegalActionError("not_an_object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
-        raise _bad(f"unknown action type {kind!r}")
+        raise IllegalActionError("unknown_action_type", kind=kind)
     extra = set(data) - _ALLOWED_KEYS[kind]
     if extra:
-        raise _bad(f"unexpected keys in {kind}: {', '.join(sorted(map(str, extra)))}")
+        raise IllegalActionError(
+            "unexpected_keys", kind=kind, keys=", ".join(sorted(map(str, extra)))
+        )
     return kind
 
 
@@ -107,23 +105,23 @@ def _pickup(data: Mapping[str, Any]) -> Pickup:
     if data.get("cards") is not None:
         cards = tuple(parse_cards(data["cards"], what="pickup cards"))
         if not cards:
-            raise _bad("pickup cards must name hand cards, or be left out")
+            raise IllegalActionError("empty_pickup_cards")
         if len(cards) > MAX_CARDS_IN_ACTION:
-            raise _bad("too many cards in one action")
+            raise IllegalActionError("too_many_cards")
     return Pickup(cards=cards, melds=_melds(data.get("melds", [])))
 
 
 def _additions(add_raw: Any) -> tuple[tuple[str, tuple[Card, ...]], ...]:
     if not isinstance(add_raw, Mapping):
-        raise _bad("add must be an object keyed by meld rank")
+        raise IllegalActionError("add_not_object")
     add: list[tuple[str, tuple[Card, ...]]] = []
     for raw_key, raw_cards in add_raw.items():
         key = parse_meld_key(raw_key)
         if any(k == key for k, _ in add):
-            raise _bad(f"add names the {key} meld twice")
+            raise IllegalActionError("add_twice", rank=key)
         cards = tuple(parse_cards(raw_cards, what=f"cards added to {key}"))
         if not cards:
-            raise _bad(f"add to {key} names no cards")
+            raise IllegalActionError("add_no_cards", rank=key)
         add.append((key, cards))
     return tuple(add)
 
@@ -132,16 +130,16 @@ def _meld(data: Mapping[str, Any]) -> Meld:
     add = _additions(data.get("add", {}))
     melds = _melds(data.get("melds", []))
     if not melds and not add:
-        raise _bad("a meld action needs melds or add")
+        raise IllegalActionError("meld_action_empty")
     if sum(len(m) for m in melds) + sum(len(c) for _, c in add) > MAX_CARDS_IN_ACTION:
-        raise _bad("too many cards in one action")
+        raise IllegalActionError("too_many_cards")
     return Meld(melds=melds, add=add)
 
 
 def _answer(data: Mapping[str, Any]) -> Answer:
     yes = data.get("yes")
     if not isinstance(yes, bool):
-        raise _bad("answer needs yes: true or false")
+        raise IllegalActionError("answer_not_bool")
     return Answer(yes=yes)
 
 

@@ -36,20 +36,20 @@ def parse_card(text: object) -> Card:
     if type(text) is str and text in ALL_CODES:  # canonical already, as engine-built actions are
         return text
     if not isinstance(text, str):
-        raise IllegalActionError("invalid_action", f"card code must be a string, got {text!r}")
+        raise IllegalActionError("card_not_string", text=text)
     code = text.strip().upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     if code and code[-1] in "♠♥♦♣":
         code = code[:-1] + SUIT_SYMBOLS[code[-1]]
     if code not in ALL_CODES:
-        raise IllegalActionError("invalid_action", f"unknown card code {text!r}")
+        raise IllegalActionError("unknown_card", text=text)
     return code
 
 
 def parse_cards(value: object, *, what: str = "cards") -> list[Card]:
     if not isinstance(value, list):
-        raise IllegalActionError("invalid_action", f"{what} must be a list of card codes")
+        raise IllegalActionError("cards_not_list", what=what)
     try:
         canonical = ALL_CODES.issuperset(value)  # canonical already: nothing to rewrite
     except TypeError:  # an unhashable item: parse_card says what is wrong

@@ -74,13 +74,10 @@ def plan_lay(
     if not had_melded:
         need = rules.minimum_for_score(t.scores[side])
         if laid_value < need:
-            raise illegal(
-                "initial_meld_too_low",
-                f"your side's first meld must be worth {need}; these cards are worth {laid_value}",
-            )
+            raise illegal("initial_meld_too_low", need=need, worth=laid_value)
     _check_cards_left(t, remaining, may_go_out, canasta_count)
     if t.go_out is True and remaining and not _can_still_go_out(t, melds, remaining, way_out):
-        raise illegal("must_go_out", "your partner said yes: this would leave you unable to go out")
+        raise illegal("yes_leaves_no_way_out")
     return melds, remaining, changed, started
 
 
@@ -108,22 +105,18 @@ def _melds_after(
     for cards in new_melds:
         key = meld_key(rules, cards)
         if key in melds:
-            raise illegal(
-                "invalid_meld", f"your side already has a {key} meld: add {' '.join(cards)} to it"
-            )
+            raise illegal("meld_exists", rank=key, cards=list(cards))
         melds[key] = list(cards)
         changed.append(key)
         started.append(key)
         laid_value += cards_value(rules, cards)
     for key, cards in adds:
         if key not in melds:
-            raise illegal(
-                "no_such_meld", f"your side has no {key} meld to add {' '.join(cards)} to"
-            )
+            raise illegal("no_such_meld", rank=key, cards=list(cards))
         if not _plain_naturals(key, cards) and any(
             meld_key(rules, [c]) not in (key,) for c in cards if not is_wild(c)
         ):
-            raise illegal("invalid_meld", f"{' '.join(cards)} do not belong to the {key} meld")
+            raise illegal("cards_not_for_meld", cards=list(cards), rank=key)
         melds[key] = melds[key] + cards
         if key not in changed:
             changed.append(key)
@@ -144,13 +137,11 @@ def _check_cards_left(
     rules = t.rules
     if not remaining:
         if not may_go_out:
-            raise illegal("cannot_go_out", why_not_out(t, canasta_count))
+            raise why_not_out(t, canasta_count)
         if rules.final_discard_required:
-            raise illegal("cannot_go_out", f"in {rules.name} you must go out with a discard")
+            raise illegal("go_out_with_discard", variant=rules.name)
     elif len(remaining) == 1 and not may_go_out:
-        raise illegal(
-            "must_keep_card", "you may not go out, so keep two cards: one to discard, one to keep"
-        )
+        raise illegal("must_keep_card")
 
 
 def lay(

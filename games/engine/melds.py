@@ -24,32 +24,27 @@ CANASTA_SIZE = 7
 MELD_KEYS = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
 
 
-def _bad(message: str) -> IllegalActionError:
-    return IllegalActionError("invalid_meld", message)
-
-
 def parse_meld_key(text: object) -> str:
     """A meld key as written in `add` or Table JSON: a rank, "2", "W" or "3"."""
     if not isinstance(text, str):
-        raise IllegalActionError("invalid_action", f"meld key must be a string, got {text!r}")
+        raise IllegalActionError("meld_key_not_string", text=text)
     key = text.strip().upper()
     if key == "10":
         key = "T"
     if len(key) != 1 or key not in MELD_KEYS:
-        raise IllegalActionError("invalid_action", f"unknown meld key {text!r}")
+        raise IllegalActionError("unknown_meld_key", text=text)
     return key
 
 
 def meld_key(rules: RuleSet, cards: Sequence[Card]) -> str:
     """Which meld these cards would start; raises invalid_meld if they fit none."""
-    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
     if not RED_THREES.isdisjoint(cards):
-        raise _bad(f"red threes are never melded: {shown}")
+        raise IllegalActionError("red_threes_melded", cards=list(cards))
     if not BLACK_THREES.isdisjoint(cards):
         if not rules.black_three_meld_sizes:
-            raise _bad(f"threes never form melds in {rules.name}: {shown}")
+            raise IllegalActionError("threes_never_meld", variant=rules.name, cards=list(cards))
         if not all(is_black_three(c) for c in cards):
-            raise _bad(f"black threes meld only with black threes, no wild cards: {shown}")
+            raise IllegalActionError("black_threes_only", cards=list(cards))
         return BLACK_THREE_KEY
     naturals = {c[0] for c in cards if c != JOKER and c[0] != "2"}
     if not naturals:
@@ -57,66 +52,65 @@ def meld_key(rules: RuleSet, cards: Sequence[Card]) -> str:
             return TWOS_KEY
         if rules.joker_meld:
             return JOKER_MELD_KEY
-        raise _bad(f"a meld needs natural cards: {shown}")
+        raise IllegalActionError("no_natural_cards", cards=list(cards))
     if len(naturals) > 1:
-        raise _bad(f"mixed ranks in one meld: {shown}")
+        raise IllegalActionError("mixed_ranks", cards=list(cards))
     return naturals.pop()
 
 
-def _check_black_threes(rules: RuleSet, cards: Sequence[Card], shown: str, going_out: bool) -> None:
+def _check_black_threes(rules: RuleSet, cards: Sequence[Card], going_out: bool) -> None:
     if not rules.black_three_meld_sizes or not all(is_black_three(c) for c in cards):
-        raise _bad(f"not a black-three meld: {shown}")
+        raise IllegalActionError("not_black_threes", cards=list(cards))
     if len(cards) not in rules.black_three_meld_sizes:
-        sizes = " or ".join(map(str, rules.black_three_meld_sizes))
-        raise _bad(f"black threes meld only as {sizes} black threes: {shown}")
+        sizes = list(rules.black_three_meld_sizes)
+        raise IllegalActionError("black_three_sizes", sizes=sizes, cards=list(cards))
     if not going_out:
-        raise _bad(f"black threes may be melded only when going out: {shown}")
+        raise IllegalActionError("black_threes_not_going_out", cards=list(cards))
 
 
-def _check_joker_meld(rules: RuleSet, cards: Sequence[Card], shown: str) -> None:
+def _check_joker_meld(rules: RuleSet, cards: Sequence[Card]) -> None:
     if not rules.joker_meld or not all(is_wild(c) for c in cards):
-        raise _bad(f"a joker meld holds only wild cards: {shown}")
+        raise IllegalActionError("joker_meld_wilds_only", cards=list(cards))
 
 
-def _check_twos_meld(rules: RuleSet, cards: Sequence[Card], shown: str) -> None:
+def _check_twos_meld(rules: RuleSet, cards: Sequence[Card]) -> None:
     twos = sum(is_two(c) for c in cards)
     jokers = sum(c == JOKER for c in cards)
     if not rules.twos_meld or twos + jokers != len(cards):
-        raise _bad(f"a twos meld holds only 2s and jokers: {shown}")
+        raise IllegalActionError("twos_meld_only", cards=list(cards))
     if jokers > 2 or jokers >= twos:
-        raise _bad(f"a twos meld has at most 2 jokers, always fewer than 2s: {shown}")
+        raise IllegalActionError("twos_meld_jokers", cards=list(cards))
 
 
-def _check_natural_meld(rules: RuleSet, key: str, cards: Sequence[Card], shown: str) -> None:
+def _check_natural_meld(rules: RuleSet, key: str, cards: Sequence[Card]) -> None:
     if key not in NATURAL_RANKS:
-        raise _bad(f"{key} is not a meld rank")
+        raise IllegalActionError("not_a_meld_rank", rank=key)
     naturals = 0
     for c in cards:  # one pass: every lay checks its melds here
         if c == JOKER or c[0] == "2":
             continue
         if c[0] != key:
-            raise _bad(f"cards of another rank in the {key} meld: {shown}")
+            raise IllegalActionError("other_rank_in_meld", rank=key, cards=list(cards))
         naturals += 1
     wilds = len(cards) - naturals
     if naturals < 2:
-        raise _bad(f"a meld needs at least 2 natural cards: {shown}")
+        raise IllegalActionError("too_few_naturals", cards=list(cards))
     if wilds > rules.max_wilds(naturals):
-        raise _bad(f"too many wild cards for {naturals} natural cards: {shown}")
+        raise IllegalActionError("too_many_wilds", naturals=naturals, cards=list(cards))
 
 
 def check_meld(rules: RuleSet, key: str, cards: Sequence[Card], *, going_out: bool) -> None:
     """Raise invalid_meld unless ``cards`` form a legal meld under ``key``."""
-    shown = " ".join(cards)  # for the messages only: ``cards`` are never long
     if len(cards) < 3:
-        raise _bad(f"a meld needs at least 3 cards: {shown}")
+        raise IllegalActionError("too_few_cards", cards=list(cards))
     if key == BLACK_THREE_KEY:
-        _check_black_threes(rules, cards, shown, going_out)
+        _check_black_threes(rules, cards, going_out)
     elif key == JOKER_MELD_KEY:
-        _check_joker_meld(rules, cards, shown)
+        _check_joker_meld(rules, cards)
     elif key == TWOS_KEY:
-        _check_twos_meld(rules, cards, shown)
+        _check_twos_meld(rules, cards)
     else:
-        _check_natural_meld(rules, key, cards, shown)
+        _check_natural_meld(rules, key, cards)
 
 
 def is_canasta(cards: Sequence[Card]) -> bool:

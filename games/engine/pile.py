@@ -67,28 +67,22 @@ def check_pile_reachable(t: Table) -> None:
     """The pickup rules that come before the cards: phase, an empty or blocked pile."""
     require_phase(t, "draw")
     if not t.discard:
-        raise illegal("pile_empty", "the discard pile is empty")
+        raise illegal("pile_empty")
     top = t.discard[-1]
     if t.rules.is_pile_blocker(top, t.settings):
-        raise illegal("pile_blocked", f"{top} on top of the pile blocks it")
+        raise illegal("pile_blocked", card=top)
 
 
 def check_pile_takeable(t: Table) -> None:
     """The pickup rules that do not depend on the cards named (after they are found in hand)."""
     rules = t.rules
     if rules.pile_needs_side_melded and not t.melds[t.side_of(t.turn)]:
-        raise illegal(
-            "cannot_take_pile", "your side must make its initial meld before taking the pile"
-        )
+        raise illegal("pile_needs_initial_meld")
     if not t.stock and rules.stock_out == "tiles":
         # docs/variants.md (tiles): once the last tile is drawn the round ends; nobody takes the pile.
-        raise illegal(
-            "cannot_take_pile", "the stock is exhausted: the round is over (draw to end it)"
-        )
+        raise illegal("stock_exhausted")
     if len(turn_hand(t)) == 1 and len(t.discard) == 1:
-        raise illegal(
-            "cannot_take_pile", "with one card in hand you may not take a pile of one card"
-        )
+        raise illegal("one_card_pile")
 
 
 def check_pickup_cards(
@@ -111,35 +105,24 @@ def check_pickup_cards(
     naturals = sum(1 for c in cards if c[0] == key and not is_wild(c))
     if named is None:
         if not rules.top_card_alone:
-            raise illegal(
-                "cannot_take_pile", f"{top} alone may not take the pile; meld it with two cards"
-            )
+            raise illegal("top_card_alone", card=top)
         if key not in side_melds:
-            raise illegal("no_such_meld", f"your side has no {key} meld to add {top} to")
+            raise illegal("no_such_meld", rank=key, cards=[top])
         if frozen:
-            raise illegal(
-                "pile_frozen", f"the pile is frozen: take it with a natural pair of {key}"
-            )
+            raise illegal("frozen_take_with_pair", rank=key)
     elif rules.freeze == "party" and frozen and key in side_melds:
-        raise illegal(
-            "pile_frozen",
-            "a frozen pile may be taken only by starting a new meld with the top card",
-        )
+        raise illegal("frozen_new_meld_only")
     elif rules.freeze == "always" and naturals < 2:
         # tiles: the pile is never frozen, but taking it always needs a natural pair.
-        raise illegal("cannot_take_pile", f"taking the pile needs a natural pair of {key} ({top})")
+        raise illegal("pile_needs_pair", rank=key, card=top)
     elif frozen and rules.freeze != "party" and naturals < 2:
-        raise illegal(
-            "pile_frozen", f"the pile is frozen: you need a natural pair of {key} ({top})"
-        )
+        raise illegal("frozen_needs_pair", rank=key, card=top)
     elif not rules.top_card_alone and not (naturals >= 2 or (naturals and len(cards) > naturals)):
         # family: two naturals, or one natural and one wild card, melded with the top card.
-        raise illegal(
-            "cannot_take_pile", f"take {top} with two natural cards or one natural and one wild"
-        )
+        raise illegal("take_with_two", card=top)
     pile_cards = [top, *cards]
     if meld_key(rules, pile_cards) != key:
-        raise illegal("invalid_meld", f"{' '.join(cards)} do not meld with {top}")
+        raise illegal("cards_do_not_meld_with", cards=list(cards), card=top)
     return key, pile_cards, used
 
 

@@ -49,11 +49,11 @@ def apply(table: Table, seat: int, action: Action | Mapping[str, Any]) -> Outcom
     """Validate ``action`` by ``seat`` and return the new table; raises EngineError."""
     act = parse_action(action)
     if table.over:
-        raise illegal("hand_over", "the hand is over")
+        raise illegal("hand_over")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
-        raise illegal("invalid_action", f"no seat {seat!r} at this table")
+        raise illegal("no_such_seat", seat=seat)
     if seat != table.turn:
-        raise illegal("not_your_turn", f"it is seat {table.turn}'s turn, not seat {seat}'s")
+        raise illegal("not_your_turn", turn=table.turn, seat=seat)
     t = table.fork()
     out = Outcome(t)
     if isinstance(act, Draw):
@@ -102,9 +102,7 @@ def _draw(t: Table, out: Outcome) -> None:
     if not t.stock:
         # docs/rules.md#when-the-stock-runs-out / docs/variants.md (tiles): the stock has run out.
         if t.rules.stock_out == "classic" and must_take_pile(t, seat):
-            raise illegal(
-                "stock_empty", "the stock is empty and the top card fits a meld: take the pile"
-            )
+            raise illegal("stock_empty_take_pile")
         out.events.append({"type": "stock_out", "seat": seat})
         end_hand(t, out, "stock_exhausted", None)
         return
@@ -143,9 +141,9 @@ def _discard(t: Table, act: Discard, out: Outcome) -> None:
     if len(hand) == 1:
         canasta_count = canastas(t, t.side_of(seat))
         if canasta_count < t.rules.canastas_needed(t.players) or t.go_out is False:
-            raise illegal("cannot_go_out", why_not_out(t, canasta_count))
+            raise why_not_out(t, canasta_count)
     elif t.go_out is True:
-        raise illegal("must_go_out", "your partner said yes: you must go out this turn")
+        raise illegal("partner_said_yes")
     hand.remove(act.card)
     t.discard = [*t.discard, act.card]  # the pile is shared with the given table (Table.fork)
     out.events.append({"type": "discard", "seat": seat, "card": act.card})
@@ -172,18 +170,18 @@ def _next_turn(t: Table, out: Outcome) -> None:
 
 def _ask(t: Table, out: Outcome) -> None:
     if not t.settings.get("ask_partner"):
-        raise illegal("invalid_action", "this table does not use the ask_partner option")
+        raise illegal("no_ask_partner_option")
     require_phase(t, "play")
     if t.go_out is not None:
-        raise illegal("wrong_phase", "you have already asked your partner this turn")
+        raise illegal("already_asked")
     partners = t.partners(t.turn)
     if not partners:
-        raise illegal("invalid_action", "you have no partner to ask")
+        raise illegal("no_partner")
     if len(t.hands[t.turn]) < 2:
         # With one card left a "no" would leave no legal way to end the turn.
-        raise illegal("wrong_phase", "ask before you are down to your last card")
+        raise illegal("ask_before_last_card")
     if find_going_out(t) is None:
-        raise illegal("cannot_go_out", "ask only when you can go out this turn")
+        raise illegal("ask_only_when_out")
     out.events.append({"type": "ask_partner", "seat": t.turn})
     t.asked_by = t.turn
     t.turn = partners[0]
@@ -192,7 +190,7 @@ def _ask(t: Table, out: Outcome) -> None:
 
 def _answer(t: Table, act: Answer, out: Outcome) -> None:
     if not t.settings.get("ask_partner"):
-        raise illegal("invalid_action", "this table does not use the ask_partner option")
+        raise illegal("no_ask_partner_option")
     require_phase(t, "answer")
     assert t.asked_by is not None
     out.events.append({"type": "answer", "seat": t.turn, "yes": act.yes})

@@ -9,6 +9,7 @@ from typing import Any
 
 from .cards import Card, is_red_three, parse_card
 from .errors import EngineError, InvalidTableError
+from .events import PHASES, Phase
 from .melds import check_meld, meld_key, parse_meld_key
 from .rules import RuleSet
 from .variants import get_rules
@@ -16,7 +17,6 @@ from .variants import get_rules
 # Whether this module runs compiled (mypyc, games/engine/compiled.py): `Table.fork` differs.
 COMPILED = not __file__.endswith(".py")
 
-PHASES = ("draw", "play", "discard", "answer", "over")
 END_REASONS = ("went_out", "stock_exhausted", "red_three_last")
 _KEYS = {
     "variant",
@@ -50,7 +50,7 @@ class Table:
     options: dict[str, Any]  # as given; `settings` holds them with defaults filled in
     dealer: int
     turn: int
-    phase: str
+    phase: Phase
     scores: list[int]
     hands: list[list[Card]]
     stock: list[Card]
@@ -295,15 +295,15 @@ def from_json(data: Any) -> Table:
     return table
 
 
-def _read_phase(data: Mapping[str, Any], rules: RuleSet, settings: Mapping[str, Any]) -> str:
+def _read_phase(data: Mapping[str, Any], rules: RuleSet, settings: Mapping[str, Any]) -> Phase:
     phase = data.get("phase")
-    if phase not in PHASES:
+    if not isinstance(phase, str) or phase not in PHASES:
         raise InvalidTableError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
     if phase == "discard" and not rules.first_player_extra_card:
         raise InvalidTableError(f"phase discard does not exist in {rules.name}")
     if phase == "answer" and not settings.get("ask_partner"):
         raise InvalidTableError("phase answer needs the ask_partner option")
-    return str(phase)
+    return next(known for known in PHASES if known == phase)  # as the Phase literal
 
 
 def _read_scores(data: Mapping[str, Any], sides: int) -> list[int]:

@@ -35,8 +35,8 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
 
 
-def illegal(code: str, message: str) -> IllegalActionError:
-    return IllegalActionError(code, message)
+def illegal(reason: str, **params: Any) -> IllegalActionError:
+    return IllegalActionError(reason, **params)
 
 
 # --- facts about a table -------------------------------------------------------
@@ -63,13 +63,12 @@ def check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
         return  # one card (a discard): held
     missing = missing_cards(hand, cards)
     if missing:
-        raise illegal("card_not_in_hand", f"not in hand (or not often enough): {' '.join(missing)}")
+        raise illegal("card_not_in_hand", cards=list(missing))
 
 
 def require_phase(t: Table, *phases: str) -> None:
     if t.phase not in phases:
-        wanted = " or ".join(phases)
-        raise illegal("wrong_phase", f"phase is {t.phase}; this action needs phase {wanted}")
+        raise illegal("wrong_phase", phase=t.phase, phases=list(phases))
 
 
 def go_out(t: Table, out: Outcome) -> None:
@@ -103,8 +102,10 @@ def lay_out_red_three(t: Table, seat: int, card: Card, out: Outcome) -> None:
     out.events.append({"type": "red_three", "seat": seat, "card": card})
 
 
-def why_not_out(t: Table, canasta_count: int) -> str:
+def why_not_out(t: Table, canasta_count: int) -> IllegalActionError:
+    """The refusal of going out: the partner's "no", or too few canastas."""
     need = t.rules.canastas_needed(t.players)
     if t.go_out is False:
-        return "your partner said no: you may not go out this turn"
-    return f"going out needs {need} canasta{'s' if need > 1 else ''}; your side has {canasta_count}"
+        return illegal("partner_said_no")
+    plural = "s" if need > 1 else ""
+    return illegal("canastas_needed", need=need, plural=plural, have=canasta_count)

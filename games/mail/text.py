@@ -57,11 +57,19 @@ class _Doc:
         return self.sections[-1].lines
 
 
-def _phase_todo(phase: str) -> str:
+def phase_todo(phase: str) -> str:
+    """What the player whose turn it is does now, in the active language (the turn emails and
+    the answers to emailed moves)."""
+    lang = translation.get_language()
     todo = {
         "draw": _("draw from the stock or take the discard pile"),
         "play": _("meld if you like, then discard (or go out)"),
         "discard": _("discard one card (your opening turn)"),
+        "answer": _('answer your partner\'s "may I go out?" (%(yes)s or %(no)s)')
+        % {
+            "yes": format_action({"type": "answer", "yes": True}, "classic", lang),
+            "no": format_action({"type": "answer", "yes": False}, "classic", lang),
+        },
     }
     return todo.get(phase, phase)
 
@@ -275,7 +283,7 @@ def _turn_line(f: _Facts) -> str:
             "who": f.who(f.turn),
         }
     if f.my_turn:
-        return _("It is your turn: %(todo)s.") % {"todo": _phase_todo(str(f.phase))}
+        return _("It is your turn: %(todo)s.") % {"todo": phase_todo(str(f.phase))}
     return _("It is %(name)s's turn.") % {"name": f.who(f.turn)}
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games.access import may_view, seat_of
 from games.hooks import seat_annotations, seat_related
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
-from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run
+from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run, prefetched_set
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.ratings import rating_update_for_match
 
@@ -51,10 +51,7 @@ def game_lock(*, game_id: UUID | str, with_state: bool = True) -> Game:
     game = seats[0].game
     for seat in seats:
         seat.game = game  # one Game object for all, as a prefetch would give
-    prefetched = game.seats.all()
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    prefetched_set(game, "seats", seats)
     return game
 
 

@@ -10,6 +10,13 @@ turns the rows into model objects exactly as a queryset would (the compiler's co
 from_db, the select_related populators, the annotations), or into the tuples of a
 values_list. The move's UPDATEs and the stored answer's INSERT are compiled the same way
 (compiled_save, compiled_insert).
+
+This module is the one place that uses Django's internals (`QuerySet._iterable_class`,
+`get_related_populators`, the compiler's converters, the prefetch cache of `prefetched_set`):
+the public API has no way to run a compiled statement again. They are Django 5.2's;
+tests/games/test_django_internals.py pins each assumption, so an upgrade that changes one fails
+there first, by name. The public alternative (a fresh queryset per move) costs about ten times
+the statement itself (docs/move-path-speed.md).
 """
 
 from __future__ import annotations
@@ -113,6 +120,15 @@ def _maker(
         return obj
 
     return make
+
+
+def prefetched_set(obj: Model, name: str, rows: list[Any]) -> None:
+    """Leave ``obj`` as prefetch_related(``name``) would: ``obj.<name>.all()`` answers ``rows``
+    without a query (Django's prefetch cache)."""
+    prefetched = getattr(obj, name).all()
+    prefetched._result_cache = rows
+    prefetched._prefetch_done = True
+    obj._prefetched_objects_cache = {name: prefetched}  # type: ignore[attr-defined]
 
 
 def _columns(klass_info: dict[str, Any]) -> set[int]:

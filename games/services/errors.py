@@ -15,19 +15,38 @@ class ErrorKind(Enum):
     ILLEGAL = "illegal"  # the rules refuse it: the engine's codes (422)
 
 
+# The HTTP status of each kind, for the API (api/errors.py) and the web pages alike.
+STATUS_BY_KIND: dict[ErrorKind, int] = {
+    ErrorKind.INVALID: 400,
+    ErrorKind.FORBIDDEN: 403,
+    ErrorKind.NOT_FOUND: 404,
+    ErrorKind.CONFLICT: 409,
+    ErrorKind.ILLEGAL: 422,
+}
+
+
 class GameError(Exception):
+    """``reason`` and ``params``: an engine refusal's reason and its parameters
+    (games/engine/errors.py), from which games/refusals.py writes the sentence for people;
+    a service's own refusals have none ("")."""
+
     def __init__(
         self,
         kind: ErrorKind,
         code: str,
         message: str,
         details: dict[str, Any] | None = None,
+        *,
+        reason: str = "",
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.code = code
         self.message = message
         self.details = details or {}
+        self.reason = reason
+        self.params = params or {}
 
     def __repr__(self) -> str:
         return f"GameError({self.kind.value}, {self.code!r}, {self.message!r})"

@@ -26,6 +26,7 @@ from django.utils import timezone
 from games import engine, hooks
 from games.engine import Table
 from games.engine.actions import Action, Draw
+from games.engine.events import cards_drawn
 from games.engine.public import draw_may_end_hand, pile_closed
 from games.models import Actor, EndReason, Game, GameState, Move, Seat
 from games.services.clock import clock_restart, clock_update
@@ -93,6 +94,8 @@ def _parse_batch(actions: Sequence[Any]) -> list[Action]:
                 error.code,
                 error.message,
                 {"index": index, "applied": 0, "hand_over": False},
+                reason=error.reason,
+                params=error.params,
             ) from None
     return parsed
 
@@ -113,6 +116,8 @@ def _apply_batch(
                     error.code,
                     error.message,
                     {"index": index, "applied": 0, "hand_over": pending.table.over},
+                    reason=error.reason,
+                    params=error.params,
                 ) from None
             return _refused_after_draw(kept, index, error)
         pending.table = outcome.table
@@ -135,18 +140,14 @@ def _apply_batch(
 def _refused_after_draw(kept: _Pending, index: int, error: engine.EngineError) -> _Pending:
     """The batch cut after its draw, carrying the refusal to raise once it is committed. The
     refusal was decided on the table after the draw, which the player now holds."""
-    drawn = [
-        card
-        for move in kept.moves
-        for event in move.events
-        if event.get("type") == "draw"
-        for card in event.get("cards") or []
-    ]
+    drawn = cards_drawn(event for move in kept.moves for event in move.events)
     kept.refusal = GameError(
         ErrorKind.ILLEGAL,
         error.code,
         DRAW_STANDS + error.message,
         {"index": index, "applied": len(kept.moves), "hand_over": kept.table.over, "drawn": drawn},
+        reason=error.reason,
+        params=error.params,
     )
     return kept
 
@@ -207,12 +208,7 @@ def _auto_draw(game: Game, pending: _Pending, now: datetime) -> list[str] | None
         )
     )
     pending.table = outcome.table
-    return [
-        card
-        for event in outcome.events
-        if event.get("type") == "draw"
-        for card in event.get("cards") or []
-    ]
+    return cards_drawn(outcome.events)
 
 
 def auto_draw_first_turn(
@@ -239,7 +235,9 @@ def moves_submit(
     expected_version: int,
     actor: str = Actor.PLAYER,
 ) -> Game:
-    """Apply ``actions`` for the caller's seat, all or nothing; returns the updated game."""
+    """moves_submit_with_table without the table: for programs that only need the game (the
+    tests, the benchmarks). The API, the web page and an emailed reply all enter a move through
+    moves_submit_with_table."""
     game, _ = moves_submit_with_table(
         game_id=game_id,
         user=user,
@@ -257,12 +255,19 @@ def moves_submit_with_table(
     actions: Sequence[Any],
     expected_version: int,
     actor: str = Actor.PLAYER,
+    locked: Game | None = None,
 ) -> tuple[Game, Table]:
-    """moves_submit, plus the new table (the snapshot's engine Table), so that a caller who
-    shows it does not parse the snapshot again."""
+    """The one entry into a person's move (the API, the web page, an emailed reply): apply
+    ``actions`` for the caller's seat, all or nothing (a draw from the stock stands); returns
+    the updated game and the new table, so that a caller who shows it does not parse the
+    snapshot again (docs/move-lifecycle.md).
+
+    ``locked``: the game, when the caller locked it in its own transaction (game_lock) and
+    read it there (an emailed reply, which locks it to decide which turn the email answers):
+    it is not read again, and no other move can land between that read and this one."""
     _check_batch(actions)
     with transaction.atomic():
-        game = game_lock(game_id=game_id)
+        game = locked if locked is not None else game_lock(game_id=game_id)
         seat = require_player(game, user)
         require_active(game)
         require_version(game, expected_version)

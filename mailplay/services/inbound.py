@@ -255,7 +255,7 @@ def _play(mail: _Mail, text: str) -> Result:
             # answers and applying its commands.
             game = game_lock(game_id=token.game_id)
             if reply_is_current(token=token, game=game):
-                answer = run_commands(token=token, text=text)
+                answer = run_commands(token=token, text=text, game=game)
                 ReplyToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
                 MailPlayer.objects.get_or_create(user_id=token.user_id)
                 current: Game | None = None  # the answer reads the game after the move

@@ -4,8 +4,8 @@ The commands are read against the game as it is when the email is processed (the
 current view), not as it was when the turn email was written; they are applied as one
 all-or-nothing batch at the game's current version, except that a draw from the stock stands
 when a later command is refused (docs/fair-play.md). A move that lands between reading and
-applying (a bot's, a timeout) makes the batch stale: it is read again against the new state,
-at most `STALE_RETRIES` times.
+applying cannot happen: the inbound service locks the game before the commands are read
+(mailplay.services.inbound._play) and hands the locked game in, which is read once.
 """
 
 from __future__ import annotations
@@ -13,38 +13,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import display, engine
+from games.engine.events import cards_drawn
+from games.events import game_events
 from games.mail.commands import Command, CommandError, format_action, parse_commands
-from games.messages import error_message, message_for
-from games.models import Game, Move, Seat
+from games.mail.text import phase_todo
+from games.messages import error_message, refusal_message
+from games.models import Game, Move
 from games.services.chat import chat_post, chat_refusal
 from games.services.errors import GameError
-from games.services.moves import DRAW_STANDS, game_resign, moves_submit
+from games.services.moves import game_resign, moves_submit_with_table
 from mailplay.models import ReplyToken
 from mailplay.services.answers import Answer, draw_stands_answer, error_answer
 from notifications.services.preferences import language_of
-
-STALE_RETRIES = 3
-
-
-def _phase_todo(phase: str) -> str:
-    lang = translation.get_language()
-    todo = {
-        "draw": _("draw from the stock or take the discard pile"),
-        "play": _("meld if you like, then discard (or go out)"),
-        "discard": _("discard one card"),
-        "answer": _('answer your partner\'s "may I go out?" (%(yes)s or %(no)s)')
-        % {
-            "yes": format_action({"type": "answer", "yes": True}, "classic", lang),
-            "no": format_action({"type": "answer", "yes": False}, "classic", lang),
-        },
-    }
-    return todo.get(phase, phase)
 
 
 def _no_commands() -> Answer:
@@ -54,14 +39,6 @@ def _no_commands() -> Answer:
             "we found no commands in your email; write them at the top of your reply "
             "(the subject line is not read)"
         ),
-    )
-
-
-def _load(game_id: Any) -> Game:
-    return (
-        Game.objects.select_related("state")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .get(pk=game_id)
     )
 
 
@@ -83,20 +60,15 @@ def _line_of(commands: Sequence[Command], details: dict[str, Any]) -> Command | 
     return None
 
 
-def run_commands(*, token: ReplyToken, text: str) -> Answer:
-    """Apply the reply's commands for the token's player; the answer to send back, in the
-    player's language (the commands are read in it and in English)."""
+def run_commands(*, token: ReplyToken, text: str, game: Game) -> Answer:
+    """Apply the reply's commands for the token's player to ``game``, which the caller has
+    locked in its transaction (game_lock); the answer to send back, in the player's language
+    (the commands are read in it and in English)."""
     lang = language_of(user=token.user)
     with translation.override(lang):
-        for _attempt in range(STALE_RETRIES):
-            said: list[str] = []
-            answer = _run_once(token=token, text=text, lang=lang, said=said)
-            if answer is not None:
-                return _say(token, said, answer)
-        return error_answer(
-            "stale_version",
-            _("the game kept changing while your email was read; please resend it"),
-        )
+        said: list[str] = []
+        answer = _run_once(game=game, token=token, text=text, lang=lang, said=said)
+        return _say(token, said, answer)
 
 
 def _say(token: ReplyToken, said: Sequence[str], answer: Answer) -> Answer:
@@ -144,8 +116,7 @@ def _resign(game: Game, token: ReplyToken, parsed: Sequence[Command], has_moves:
     )
 
 
-def _run_once(*, token: ReplyToken, text: str, lang: str, said: list[str]) -> Answer | None:
-    game = _load(token.game_id)
+def _run_once(*, game: Game, token: ReplyToken, text: str, lang: str, said: list[str]) -> Answer:
     seat = token.seat_number
     if not any(s.number == seat and s.user_id == token.user_id for s in game.seats.all()):
         return error_answer("not_seated", _("you no longer play in this game"))
@@ -173,33 +144,35 @@ def _run_once(*, token: ReplyToken, text: str, lang: str, said: list[str]) -> An
         return Answer(wanted, subject, _status(game, seat))
     before_seq = game.last_seq
     try:
-        moves_submit(
-            game_id=game.pk, user=token.user, actions=actions, expected_version=game.version
+        moves_submit_with_table(
+            game_id=game.pk,
+            user=token.user,
+            actions=actions,
+            expected_version=game.version,
+            locked=game,
         )
     except GameError as error:
-        if error.code == "stale_version":
-            return None
         command = _line_of(parsed.commands, error.details)
         if error.details.get("applied"):
-            return _draw_stands(token, error, command)
+            return _draw_stands(game, token, error, command)
         return error_answer(
             error.code,
             error_message(error, game.variant).rstrip("."),
             line=command.line if command else "",
             line_number=command.line_number if command else 0,
         )
-    return _applied(token, actions, before_seq, lang)
+    return _applied(game, token, actions, before_seq, lang)
 
 
-def _draw_stands(token: ReplyToken, error: GameError, command: Command | None) -> Answer:
+def _draw_stands(
+    game: Game, token: ReplyToken, error: GameError, command: Command | None
+) -> Answer:
     """A refusal after a draw from the stock: the draw was played (it cannot be taken back),
-    the commands after it were not."""
-    game = _load(token.game_id)
+    the commands after it were not. ``game`` is as the draw left it (the move updates it)."""
     seat = token.seat_number
     lang = translation.get_language()
     drawn = [display.card_label(c, game.variant, lang) for c in error.details.get("drawn") or []]
-    english = error.message.removeprefix(DRAW_STANDS)
-    refused = message_for(error.code, english, kind=error.kind, variant=game.variant).rstrip(".")
+    refused = refusal_message(error, game.variant).rstrip(".")
     return draw_stands_answer(
         error.code,
         refused,
@@ -215,7 +188,7 @@ def _status(game: Game, seat: int) -> list[str]:
     if game.status != "active" or table is None:
         return [_("The game is over: nothing more can be played in it.")]
     if table.turn == seat:
-        return [_("It is your turn: %(todo)s.") % {"todo": _phase_todo(table.phase)}]
+        return [_("It is your turn: %(todo)s.") % {"todo": phase_todo(table.phase)}]
     return [
         _("It is %(name)s's turn; we will email you on yours.")
         % {"name": _names(game).get(table.turn, "?")}
@@ -223,20 +196,13 @@ def _status(game: Game, seat: int) -> list[str]:
 
 
 def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[str]:
-    cards: list[str] = []
-    for move in moves:
-        if move.seat != seat:
-            continue
-        for event in move.events:
-            if event.get("type") == "draw" and event.get("seat") == seat:
-                cards += [display.card_label(c, variant, lang) for c in event.get("cards") or []]
-    return cards
+    mine = [event for move in moves if move.seat == seat for event in move.events]
+    return [display.card_label(c, variant, lang) for c in cards_drawn(mine, seat)]
 
 
 def _applied(
-    token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
+    game: Game, token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
 ) -> Answer:
-    game = _load(token.game_id)
     seat = token.seat_number
     moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
     done = "; ".join(format_action(a, game.variant, lang) for a in actions)
@@ -245,11 +211,11 @@ def _applied(
     if drawn:
         paragraphs.append(_("You drew %(cards)s.") % {"cards": " ".join(drawn)})
     for move in moves:
-        for event in move.events:
-            if event.get("type") == "hand_result":
+        for event in game_events(move.events):
+            if event["type"] == "hand_result":
                 paragraphs.append(
                     _("Hand %(number)s is over; everyone gets the scores by email.")
-                    % {"number": event.get("hand")}
+                    % {"number": event["hand"]}
                 )
     paragraphs += _next(game, seat)
     return Answer("applied", _("Move applied"), paragraphs)
@@ -263,7 +229,7 @@ def _next(game: Game, seat: int) -> list[str]:
     if table.turn == seat:
         return [
             _("It is still your turn: %(todo)s. Reply to this email with your next commands.")
-            % {"todo": _phase_todo(table.phase)}
+            % {"todo": phase_todo(table.phase)}
         ]
     return [
         _("It is now %(name)s's turn. We will email you when it is your turn again.")

@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.messages import cards_text, message_for
-from games.services.errors import ErrorKind
+from games.engine.errors import EngineError
+from games.messages import cards_text, error_message, message_for
+from games.refusals import refusal_text
+from games.services.errors import ErrorKind, GameError
 from notifications.models import NotificationPreference
 from notifications.services.preferences import preference_update
 from tests.api.helpers import error_of, url
@@ -146,32 +148,33 @@ def test_an_engine_refusal_names_the_cards_in_the_callers_language(
 )
 def test_refusals_are_sentences_for_people(lang: str, expected: str) -> None:
     with translation.override(lang):
-        message = message_for(
-            "invalid_meld", "a meld needs at least 3 cards: QS QD", kind=ErrorKind.ILLEGAL
-        )
+        message = refusal_text("too_few_cards", {"cards": ["QS", "QD"]})
     assert message == expected
 
 
 def test_a_refusal_after_a_draw_keeps_both_parts() -> None:
-    english = (
-        "Your draw from the stock stands (a draw cannot be taken back): the cards are in your "
-        "hand, and the actions after the draw were not played. Refused: the discard pile is empty"
+    refused = EngineError("pile_empty")
+    error = GameError(
+        ErrorKind.ILLEGAL,
+        refused.code,
+        refused.message,
+        {"applied": 1, "drawn": ["7H"]},
+        reason=refused.reason,
+        params=refused.params,
     )
     with translation.override("de"):
-        message = message_for("pile_empty", english, kind=ErrorKind.ILLEGAL)
+        message = error_message(error)
     assert message.startswith("Ihr Zug vom Vorratsstapel bleibt bestehen")
     assert message.endswith("Der Ablagestapel ist leer.")
 
 
 def test_an_unknown_message_stays_english_or_becomes_the_codes_sentence() -> None:
     with translation.override("en"):
-        assert message_for(
-            "invalid_action", "unknown action type 'fly'", kind=ErrorKind.ILLEGAL
-        ) == ("Unknown action type 'fly'.")
+        assert refusal_text("unknown_action_type", {"kind": "fly"}) == "Unknown action type 'fly'."
     with translation.override("is"):
-        assert message_for(
-            "invalid_action", "unknown action type 'fly'", kind=ErrorKind.ILLEGAL
-        ) == ("Ekki tókst að lesa þennan leik.")
+        assert refusal_text("unknown_action_type", {"kind": "fly"}) == (
+            "Ekki tókst að lesa þennan leik."
+        )
         assert message_for("brand_new", "Something new.", kind=ErrorKind.CONFLICT) == (
             "Þetta er ekki hægt eins og leikurinn stendur núna."
         )

@@ -1,104 +1,114 @@
-"""Every refusal the engine writes has a sentence for people (api/messages.py).
+"""Every refusal the engine can raise has a sentence for people in every language.
 
-The engine is pure and English: it raises a code and an English message, which the layer
-above turns into the reader's language by a pattern per message (games/messages.py). This test reads the engine's
-source for every message it can raise, fills its placeholders with sample values, and checks
-that a pattern of the same code matches: a new or reworded engine message without a pattern
-fails here instead of reaching a German page in English.
+The engine raises a reason and its parameters (games/engine/errors.py, `REASONS`);
+games/refusals.py writes the sentence from them. A new reason without a sentence, or a
+sentence without its German and Icelandic, fails here instead of reaching a German page in
+English.
 """
 
 from __future__ import annotations
 
 import ast
+import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
 
-from games.messages import PATTERNS, message_for
-from games.services.errors import ErrorKind
+from games.engine.errors import REASONS, EngineError
+from games.messages import error_message
+from games.refusals import FOR_PROGRAMS, SENTENCES, refusal_text
+from games.services.errors import ErrorKind, GameError
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
-# The helpers that raise with a fixed code (their first argument is the message).
-FIXED_CODE = {("melds.py", "_bad"): "invalid_meld"}
-# Malformed actions from programs (bad JSON shapes): not read by people; the general sentence
-# of invalid_action is enough for them.
-SKIPPED_CODES = {"invalid_action", "invalid_table"}
+LANGUAGES = ("en", "de", "is")
+SAMPLES: dict[str, Any] = {
+    "cards": ["QS", "QD"],
+    "card": "KH",
+    "rank": "Q",
+    "sizes": [3, 4],
+    "phase": "play",
+    "phases": ["draw"],
+    "variant": "classic",
+    "kind": "meld",
+    "keys": "extra",
+    "text": "XX",
+    "what": "melds",
+    "problem": "stock: not a list",
+    "plural": "s",
+}
 
 
-def _sample(node: ast.expr) -> str:
-    """A plausible value for an f-string placeholder, from the expression's name."""
-    text = ast.unparse(node)
-    if "join(cards)" in text or text in ("shown",) or "missing" in text:
-        return "QS QD"
-    if text in ("top",):
-        return "KH"
-    if text in ("key",):
-        return "Q"
-    if text in ("rules.name",):
-        return "classic"
-    if text in ("sizes",):
-        return "3 or 4"
-    if text in ("t.phase",):
-        return "play"
-    if text in ("wanted",):
-        return "draw"
-    return "3"
+def sample_params(reason: str) -> dict[str, Any]:
+    names = [name for _, name, _, _ in string.Formatter().parse(REASONS[reason].english) if name]
+    return {name: SAMPLES.get(name, 3) for name in names}
 
 
-def _message(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue):
-                parts.append(_sample(value.value))
-        return "".join(parts)
-    return None
+def test_every_reason_has_a_sentence_or_is_for_programs() -> None:
+    assert set(SENTENCES) | FOR_PROGRAMS == set(REASONS)
+    assert not set(SENTENCES) & FOR_PROGRAMS
 
 
-def engine_messages() -> list[tuple[str, str, str]]:
-    """(where, code, sample message) for every literal refusal in the engine."""
+@pytest.mark.parametrize("reason", sorted(REASONS))
+def test_every_reason_reads_in_every_language(reason: str) -> None:
+    params = sample_params(reason)
+    sentences = {}
+    for language in LANGUAGES:
+        with translation.override(language):
+            sentences[language] = refusal_text(reason, params)
+    assert all(sentences.values())
+    for language in ("de", "is"):
+        assert sentences[language] != sentences["en"], f"{reason}: no {language} translation"
+        assert "QS" not in sentences[language] and "KH" not in sentences[language]
+
+
+def test_the_sentence_is_built_from_the_parameters() -> None:
+    with translation.override("de"):
+        text = refusal_text("pile_blocked", {"card": "3S"})
+    assert "3♠" in text and "3S" not in text
+    with translation.override("en"):
+        assert refusal_text("too_few_cards", {"cards": ["QS", "QD"]}) == (
+            "The Q♠ and Q♦ are only two cards: a meld needs at least three."
+        )
+        # a malformed action reads, in English, as the engine's own message
+        assert refusal_text("unknown_card", {"text": "XX"}) == "Unknown card code 'XX'."
+
+
+def test_a_refusal_after_a_draw_says_the_draw_stands() -> None:
+    engine_error = EngineError("pile_empty")
+    error = GameError(
+        ErrorKind.ILLEGAL,
+        engine_error.code,
+        engine_error.message,
+        {"applied": 1, "drawn": ["7H"]},
+        reason=engine_error.reason,
+        params=engine_error.params,
+    )
+    with translation.override("en"):
+        text = error_message(error)
+    assert text.startswith("Your draw from the stock stands")
+    assert text.endswith("The discard pile is empty.")
+
+
+def _raised_reasons() -> list[tuple[str, str]]:
+    """(where, reason) of every engine raise with a literal reason."""
     found = []
     for path in sorted(ENGINE.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-                continue
-            name, args = node.func.id, node.args
-            fixed = FIXED_CODE.get((path.name, name))
-            if fixed is not None and len(args) == 1:
-                code, message = fixed, _message(args[0])
-            elif name in ("illegal", "IllegalActionError") and len(args) == 2:
-                if not isinstance(args[0], ast.Constant):
-                    continue
-                code, message = str(args[0].value), _message(args[1])
-            else:
-                continue
-            if message is not None and code not in SKIPPED_CODES:
-                found.append((f"{path.name}:{node.lineno}", code, message))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("illegal", "IllegalActionError", "EngineError")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.append((f"{path.name}:{node.lineno}", str(node.args[0].value)))
     return found
 
 
-MESSAGES = engine_messages()
-
-
-def test_the_engines_messages_are_found() -> None:
-    codes = {code for _, code, _ in MESSAGES}
-    assert {"invalid_meld", "pile_frozen", "cannot_take_pile", "wrong_phase"} <= codes
-    assert len(MESSAGES) > 30
-
-
-@pytest.mark.parametrize(("where", "code", "message"), MESSAGES, ids=lambda v: str(v)[:60])
-def test_every_engine_refusal_has_a_sentence_for_people(
-    where: str, code: str, message: str
-) -> None:
-    assert any(p.code == code and p.regex.match(message) for p in PATTERNS), (
-        f"{where}: no pattern in games/messages.py for {code}: {message!r}"
-    )
-    with translation.override("de"):
-        german = message_for(code, message, kind=ErrorKind.ILLEGAL)
-    assert german and "QS" not in german and "KH" not in german
+def test_every_raised_reason_is_known() -> None:
+    raised = _raised_reasons()
+    assert len(raised) > 60
+    unknown = [f"{where}: {reason}" for where, reason in raised if reason not in REASONS]
+    assert not unknown

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db import DatabaseError
 
 from games.models import Move
+from games.services import moves as move_service
 from mailplay.models import InboundMessage
 from mailplay.services import inbound
 from mailplay.services.inbound import process_message
@@ -317,3 +318,30 @@ def test_a_path_that_is_no_maildir_is_an_error(db, tmp_path):
 
     with pytest.raises(CommandError):
         call_command("receive_email", maildir=str(tmp_path), stderr=io.StringIO())
+
+
+# --- one read of the game ----------------------------------------------------------------------
+
+
+def test_an_emailed_move_reads_the_game_once(turn, monkeypatch):
+    # The inbound service locks the game to decide which turn the email answers and hands that
+    # game to the move: the move does not lock (read) it again, so no other move can land in
+    # between and there is no stale version to retry.
+    locks = []
+    real_lock = inbound.game_lock
+
+    def counted(**kwargs):
+        locks.append(kwargs)
+        return real_lock(**kwargs)
+
+    def no_second_read(**kwargs):
+        raise AssertionError("the move read the game again")
+
+    monkeypatch.setattr(inbound, "game_lock", counted)
+    monkeypatch.setattr(move_service, "game_lock", no_second_read)
+    before = Move.objects.count()
+
+    assert "processed" in receive(reply(turn, "draw"))
+
+    assert len(locks) == 1
+    assert Move.objects.count() > before

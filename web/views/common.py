@@ -13,15 +13,8 @@ from django.utils.translation import gettext as _
 from games import selectors
 from games.messages import error_message
 from games.models import Game, Seat
+from games.services.errors import STATUS_BY_KIND as STATUS_BY_KIND  # the web views import it here
 from games.services.errors import ErrorKind, GameError
-
-STATUS_BY_KIND = {
-    ErrorKind.INVALID: 400,
-    ErrorKind.FORBIDDEN: 403,
-    ErrorKind.NOT_FOUND: 404,
-    ErrorKind.CONFLICT: 409,
-    ErrorKind.ILLEGAL: 422,
-}
 
 
 def signed_in_user(request: HttpRequest) -> User:

@@ -34,7 +34,7 @@ from games.services.chat import (
     chat_report,
 )
 from games.services.errors import ErrorKind, GameError
-from games.services.moves import game_resign, moves_submit
+from games.services.moves import game_resign, moves_submit_with_table
 from notifications.services.presence import presence_record
 from web import moves
 from web.play import legal_for
@@ -197,7 +197,7 @@ def move_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         lost = _("The form lost its version: please reload the page.")
         return _move_refused(request, game_id, form, error_context(message=lost))
     try:
-        moves_submit(
+        moves_submit_with_table(
             game_id=game_id, user=request.user, actions=actions, expected_version=form.version
         )
     except GameError as error:
