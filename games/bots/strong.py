@@ -60,7 +60,8 @@ class Budget:
     # (docs/bots.md#short-look-ahead-on-discards-and-pickups-issue-31).
     short_rounds: int = 0  # rounds of play (every seat's turn) after the decision; 0: off
     short_samples: int = 4  # deals per short decision
-    short_discards: int = 3  # the heuristic's cheapest discards compared
+    short_discards: int = 3  # the heuristic's cheapest discards compared (0: not discards)
+    short_pickups: bool = True  # take the pile or draw, compared
     held_card: float = 5.0  # points a card still held is worth at the short horizon
 
 
@@ -185,13 +186,13 @@ class StrongBot:
 
     def short_candidates(self, t: Table, memory: BotMemory | None, default: Action) -> list[Action]:
         """A discard or pickup decision: the heuristic's choice and its nearest rivals."""
-        if default["type"] == "discard":
+        if default["type"] == "discard" and self.budget.short_discards:
             options = legal_discards(t)
             style, danger = self.policy.style, self.policy.danger
             costs = discard_costs(t, t.turn, options, memory, style, danger)
             ranked = sorted(options, key=lambda c: (costs[c], c))[: self.budget.short_discards]
             return _unique([default, *({"type": "discard", "card": c} for c in ranked)])
-        if t.phase == "draw":
+        if t.phase == "draw" and self.budget.short_pickups:
             legal = legal_actions(t, t.turn)
             if legal.pickups and legal.draw:
                 best = max(legal.pickups, key=lambda a: pickup_preference(t, a))

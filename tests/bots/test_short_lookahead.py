@@ -26,6 +26,12 @@ def test_it_is_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv(SHORT_LOOKAHEAD_VARIABLE, "2,6")
     assert (strong_budget().short_rounds, strong_budget().short_samples) == (2, 6)
     assert get_bot("strong").budget.short_rounds == 2  # type: ignore[attr-defined]
+    monkeypatch.setenv(SHORT_LOOKAHEAD_VARIABLE, "1,4,p,0")
+    budget = strong_budget()
+    assert (budget.short_discards, budget.short_pickups, budget.held_card) == (0, True, 0.0)
+    t = _discard_position()
+    bot = StrongBot(budget)
+    assert bot.short_candidates(t, None, bot.policy.act(t)) == [bot.policy.act(t)]
 
 
 def test_discard_candidates_are_the_heuristic_s_then_its_cheapest_rivals():
