@@ -32,7 +32,7 @@ class Bot(Protocol):
         ...
 
 
-# Measuring only (docs/bots.md): `CANASTA_STRONG_SHORT=ROUNDS,DEALS` turns on `strong`'s short
+# Measuring only (docs/bots.md): `CANASTA_STRONG_SHORT=ROUNDS,DEALS[,KINDS[,HELD]]` turns on `strong`'s short
 # look-ahead on discards and pickups in this process (and the simulator's workers).
 SHORT_LOOKAHEAD_VARIABLE = "CANASTA_STRONG_SHORT"
 
@@ -42,8 +42,18 @@ def strong_budget() -> Budget:
     setting = os.environ.get(SHORT_LOOKAHEAD_VARIABLE, "").strip()
     if not setting:
         return Budget()
-    rounds, _, deals = setting.partition(",")
-    return replace(Budget(), short_rounds=int(rounds), short_samples=int(deals or 4))
+    # ROUNDS,DEALS[,KINDS[,HELD]]: KINDS "d" discards, "p" pickups (default both); HELD the
+    # points a card still held is worth at the horizon.
+    rounds, deals, kinds, held = [*setting.split(","), "", "", ""][:4]
+    kinds = kinds or "dp"
+    return replace(
+        Budget(),
+        short_rounds=int(rounds),
+        short_samples=int(deals or 4),
+        short_discards=Budget.short_discards if "d" in kinds else 0,
+        short_pickups="p" in kinds,
+        held_card=float(held) if held else Budget.held_card,
+    )
 
 
 def get_bot(level: str) -> Bot:

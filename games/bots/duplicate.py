@@ -65,6 +65,8 @@ class DealResult:
     actions: int
     think: float
     max_think: float
+    # The tested level's decisions, CPU seconds each (wall time waits for a core when loaded).
+    cpu: list[float] = field(default_factory=list)
 
     @property
     def edge(self) -> float:
@@ -78,30 +80,32 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 
 def play_hand(
     config: DuplicateConfig, hand_seed: str, levels: list[str], seat_seeds: list[int]
-) -> tuple[list[int], int, float, float]:
+) -> tuple[list[int], int, float, float, list[float]]:
     """One hand with ``levels[seat]`` at each seat: its scores per side and the tested
-    level's action count, total and longest thinking time."""
+    level's action count, total and longest thinking time, and each decision's CPU time."""
     table = deal(config.variant, config.players, hand_seed, options=config.options)
     bots = [get_bot(level) for level in levels]
     memories = [BotMemory(seat=s, players=config.players) for s in range(config.players)]
     rngs = [random.Random(s) for s in seat_seeds]
     tested = config.bots[0]
-    actions, think, longest = 0, 0.0, 0.0
+    actions, think, longest, cpu = 0, 0.0, 0.0, []
     while not table.over:
         seat = table.turn
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         action = bots[seat].choose(player_view(table, seat), memories[seat], rngs[seat])
         spent = time.perf_counter() - started
+        cpu_spent = time.process_time() - cpu_started
         if levels[seat] == tested:
             actions += 1
             think += spent
             longest = max(longest, spent)
+            cpu.append(cpu_spent)
         outcome = apply(table, seat, action)
         for s, memory in enumerate(memories):
             for event in outcome.events:
                 memory.observe(event_for(event, s))
         table = outcome.table
-    return list(score_hand(table).scores), actions, think, longest
+    return list(score_hand(table).scores), actions, think, longest, cpu
 
 
 def play_deal(config: DuplicateConfig, index: int, seed: int) -> DealResult:
@@ -113,12 +117,13 @@ def play_deal(config: DuplicateConfig, index: int, seed: int) -> DealResult:
     result = DealResult(index=index, edges=[], actions=0, think=0.0, max_think=0.0)
     for side in range(sides):
         levels = [tested if s % sides == side else other for s in range(config.players)]
-        scores, actions, think, longest = play_hand(config, hand_seed, levels, seat_seeds)
+        scores, actions, think, longest, cpu = play_hand(config, hand_seed, levels, seat_seeds)
         others = [v for k, v in enumerate(scores) if k != side]
         result.edges.append(scores[side] - sum(others) / len(others))
         result.actions += actions
         result.think += think
         result.max_think = max(result.max_think, longest)
+        result.cpu += cpu
     return result
 
 
@@ -168,6 +173,10 @@ class DuplicateSummary:
             think = sum(r.think for r in self.results)
             out["mean_decision_ms"] = round(1000 * think / max(1, actions), 2)
             out["max_decision_ms"] = round(1000 * max(r.max_think for r in self.results), 1)
+            cpu = sorted(c for r in self.results for c in r.cpu)
+            out["p99_decision_cpu_ms"] = (
+                round(1000 * cpu[int(0.99 * (len(cpu) - 1))], 1) if cpu else 0.0
+            )
             out["elapsed"] = round(self.elapsed, 2)
         return out
 

@@ -60,7 +60,8 @@ class Budget:
     # (docs/bots.md#short-look-ahead-on-discards-and-pickups-issue-31).
     short_rounds: int = 0  # rounds of play (every seat's turn) after the decision; 0: off
     short_samples: int = 4  # deals per short decision
-    short_discards: int = 3  # the heuristic's cheapest discards compared
+    short_discards: int = 3  # the heuristic's cheapest discards compared (0: not discards)
+    short_pickups: bool = True  # take the pile or draw, compared
     held_card: float = 5.0  # points a card still held is worth at the short horizon
 
 
@@ -185,13 +186,13 @@ class StrongBot:
 
     def short_candidates(self, t: Table, memory: BotMemory | None, default: Action) -> list[Action]:
         """A discard or pickup decision: the heuristic's choice and its nearest rivals."""
-        if default["type"] == "discard":
+        if default["type"] == "discard" and self.budget.short_discards:
             options = legal_discards(t)
             style, danger = self.policy.style, self.policy.danger
             costs = discard_costs(t, t.turn, options, memory, style, danger)
             ranked = sorted(options, key=lambda c: (costs[c], c))[: self.budget.short_discards]
             return _unique([default, *({"type": "discard", "card": c} for c in ranked)])
-        if t.phase == "draw":
+        if t.phase == "draw" and self.budget.short_pickups:
             legal = legal_actions(t, t.turn)
             if legal.pickups and legal.draw:
                 best = max(legal.pickups, key=lambda a: pickup_preference(t, a))
@@ -201,19 +202,24 @@ class StrongBot:
     def short_search(
         self, sampler: Sampler, candidates: list[Action], rng: random.Random, bias: Bias | None
     ) -> int:
-        """Index of the candidate that does best over a few rounds on the same deals."""
+        """Index of the candidate to play: the heuristic's (0) unless another does clearly
+        better over a few rounds on the same deals (the margin and confidence of `search`)."""
         side = sampler.base.side_of(sampler.base.turn)
-        rounds = self.budget.short_rounds * sampler.base.players
-        totals = [0.0] * len(candidates)
+        turns = self.budget.short_rounds * sampler.base.players
+        values: list[list[float]] = [[] for _ in candidates]
         for _ in range(self.budget.short_samples):
             try:
                 deal = sampler.sample(rng, bias, pairs=self.budget.pairs)
             except NoConsistentDeal:
                 break
             for i, action in enumerate(candidates):
-                totals[i] += self.short_rollout(deal, action, side, rounds)
-        # Ties (and no deal at all) keep the heuristic's choice: index 0 comes first.
-        return max(range(len(candidates)), key=lambda i: (totals[i], -i))
+                values[i].append(self.short_rollout(deal, action, side, turns))
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates) if values[0] else 0):
+            gain, error = _paired(values[i], values[0])
+            if gain > max(self.budget.margin, self.budget.confidence * error) and gain > best_gain:
+                best, best_gain = i, gain
+        return best
 
     def short_rollout(self, deal: Table, action: Action, side: int, turns: int) -> float:
         """Play ``turns`` seats' turns after ``action``; the position's worth to ``side``."""
