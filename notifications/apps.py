@@ -17,8 +17,10 @@ class NotificationsConfig(AppConfig):
         from notifications.models import OutboxChannel
         from notifications.services.delivery import email_row_send
         from notifications.services.outbox import channel_sender_register
+        from notifications.services.push import push_row_send
 
         channel_sender_register(OutboxChannel.EMAIL, email_row_send)
+        channel_sender_register(OutboxChannel.PUSH, push_row_send)
         hooks.moves_logged.connect(receivers.on_moves_logged, order=hooks.ORDER_OUTBOX)
         hooks.turn_started.connect(receivers.on_turn_started, order=hooks.ORDER_OUTBOX)
         hooks.turn_timed_out.connect(receivers.on_turn_timed_out, order=hooks.ORDER_OUTBOX)
