@@ -210,3 +210,51 @@ def test_subscriptions_only_for_push_services_and_per_device_opt_out(
     settings.VAPID_PRIVATE_KEY = ""
     with pytest.raises(GameError):
         _device(service, people["alice"])
+
+
+def test_the_pages_offer_push_and_take_a_devices_subscription(
+    people: dict[str, Any], service: PushService, vapid: ec.EllipticCurvePrivateKey
+) -> None:
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(people["alice"])
+    page = client.get("/settings/").content.decode()
+    assert 'id="push"' in page and b64(point(vapid)) in page
+    token = client.cookies["csrftoken"].value
+    subscription = {
+        "endpoint": f"{service.origin}/push/device",
+        "keys": {"p256dh": b64(point(ec.generate_private_key(ec.SECP256R1()))), "auth": "YXV0aA"},
+    }
+    url = "/settings/push/"
+    assert client.post(url, subscription, content_type="application/json").status_code == 403
+    made = client.post(url, subscription, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert (
+        made.status_code == 201
+        and PushSubscription.objects.filter(user=people["alice"]).count() == 1
+    )
+    bad = client.post(url, "[1", content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_subscription"
+    off = client.post(
+        "/settings/push/off/",
+        {"endpoint": subscription["endpoint"]},
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert off.json() == {"removed": 1}
+    worker = client.get("/sw.js")
+    assert (
+        worker["Content-Type"].startswith("text/javascript")
+        and b"showNotification" in worker.content
+    )
+    manifest = client.get("/manifest.webmanifest").json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+
+
+def test_without_vapid_keys_settings_offer_no_push(people: dict[str, Any], settings: Any) -> None:
+    from django.test import Client
+
+    settings.VAPID_PRIVATE_KEY = settings.VAPID_PUBLIC_KEY = ""
+    client = Client()
+    client.force_login(people["alice"])
+    assert 'id="push"' not in client.get("/settings/").content.decode()
