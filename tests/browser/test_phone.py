@@ -183,6 +183,18 @@ def test_the_table_stays_in_view_while_choosing(
     pick(page, "9D")
     screenshot(page, f"phone-fit-{size}-{lang}-play", full_page=False)
     _fits(page)  # the play phase's buttons, two cards selected
+    if size == "375x740":
+        _axe(page)
+        page.locator(".site-menu summary").click()  # the menu opens over the table
+        page.locator(".site-menu nav a").first.wait_for()
+        _axe(page)
+
+
+def _axe(page: Any) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    assert not results.response["violations"], results.generate_report()
 
 
 REACHED = """el => {
