@@ -330,8 +330,8 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     aids = play_aids(game, table, me, turn["mine"], names, display)
     mark_drawn(groups, aids["drawn"])
     card_points(groups, game.variant)
-    finished = state is not None and game.status == GameStatus.FINISHED
-    side_rows = _sides(view, game, names, me, state.totals if finished else ())
+    final = list(state.totals) if state is not None and game.status == GameStatus.FINISHED else []
+    side_rows = _sides(view, game, names, me, final)
     _mark_last_plays(side_rows, aids["last_plays"])
     context.update(sheet_pending(game, seat, me, names, sides, display))
     context.update(
