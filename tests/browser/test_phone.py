@@ -200,7 +200,10 @@ def _axe(page: Any) -> None:
 REACHED = """el => {
     el.scrollIntoView({ block: "center" });
     const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    // The middle of its visible part: a wide table scrolls sideways in its own box.
+    const left = Math.max(r.left, 0);
+    const x = left + (Math.min(r.right, window.innerWidth) - left) / 2;
+    const hit = document.elementFromPoint(x, r.top + r.height / 2);
     return !!hit && (el === hit || el.contains(hit));
 }"""
 
@@ -299,3 +302,40 @@ def test_history_in_reading_order_and_the_chat_beside_the_table(
     assert not page.locator(".hands .seed").first.is_visible()
     page.locator(".history").scroll_into_view_if_needed()
     screenshot(page, f"phone-history-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_an_invitation_by_address_on_a_phone(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """The waiting table names the invited address; the invitee's lobby offers the seat."""
+    from games.services import invitations, lobby
+
+    for name in ("bob", "carol"):
+        preference_update(user=users[name], language=lang, time_zone=ZONES[lang])
+    table = when_free(lambda: lobby.game_create(creator=users["bob"], variant="classic", players=2))
+    when_free(
+        lambda: invitations.invitation_add(
+            game_id=table.pk, inviter=users["bob"], email="carol@example.com"
+        )
+    )
+    page = new_page({"width": 375, "height": 740}, user=users["bob"])
+    page.goto(f"/games/{table.pk}/")
+    page.locator(".seat-list").get_by_text("carol@example.com").wait_for()
+    assert "Bot" not in page.locator(".seat-list").inner_text()
+    screenshot(page, f"phone-invited-table-{lang}", full_page=False)
+
+    users["carol"].email = "carol@example.com"
+    when_free(users["carol"].save)
+    invitee = new_page({"width": 375, "height": 740}, user=users["carol"])
+    invitee.goto("/")
+    offer = invitee.locator(".invitations-for-me")
+    offer.wait_for()
+    _tappable(invitee, offer.locator("button"))
+    screenshot(invitee, f"phone-invitation-in-lobby-{lang}", full_page=False)
+    offer.locator("button[value=accept]").click()
+    invitee.wait_for_url(f"**/games/{table.pk}/")
+    assert when_free(lambda: Game.objects.get(pk=table.pk).status) == "active"
