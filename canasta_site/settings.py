@@ -258,6 +258,26 @@ CANASTA_MESSAGE_ID_DOMAIN = os.environ.get("CANASTA_MESSAGE_ID_DOMAIN", "")
 # open (it polls every few seconds, every 30 in a hidden tab).
 CANASTA_PRESENCE_WRITE_SECONDS = int(os.environ.get("CANASTA_PRESENCE_WRITE_SECONDS", "30"))
 CANASTA_PRESENCE_SECONDS = int(os.environ.get("CANASTA_PRESENCE_SECONDS", "120"))
+
+# Web Push (docs/notifications.md#web-push): the VAPID key pair that signs our pushes, as
+# base64url (the private key's 32 bytes; the public key's uncompressed point, 65 bytes), and
+# the contact the push services may write to. Without both keys there is no push channel.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:operators@example.org")
+# Subscriptions are accepted only for the push services' hosts (the server posts to the
+# endpoint a browser gives: an allowlist keeps that from reaching anything else). A host
+# matches itself and its subdomains; https only, unless CANASTA_PUSH_ALLOW_HTTP (tests).
+CANASTA_PUSH_HOSTS = env_list(
+    "CANASTA_PUSH_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "push.services.mozilla.com",
+        "push.apple.com",
+        "notify.windows.com",
+    ],
+)
+CANASTA_PUSH_ALLOW_HTTP = env_bool("CANASTA_PUSH_ALLOW_HTTP", False)
 # How long a "your turn" email waits for the player to look first, for players who did not
 # choose (NotificationPreference.turn_email_delay_minutes); 0: at once.
 CANASTA_TURN_EMAIL_DELAY_MINUTES = int(os.environ.get("CANASTA_TURN_EMAIL_DELAY_MINUTES", "3"))

@@ -54,6 +54,7 @@ from notifications.services.delivery import (
 )
 from notifications.services.outbox import DELIVER_TASK as OUTBOX_TASK
 from notifications.services.outbox import channel_sender_register
+from notifications.services.push import push_row_send
 
 
 def absence_intervals(user: Any, after: datetime) -> list[tuple[datetime, datetime]]:
@@ -163,6 +164,12 @@ WIRING: tuple[Wire, ...] = (
         "outbox channel senders",
         email_row_send,
         lambda: channel_sender_register(OutboxChannel.EMAIL, email_row_send),
+    ),
+    Wire(
+        "notifications",
+        "outbox channel senders",
+        push_row_send,
+        lambda: channel_sender_register(OutboxChannel.PUSH, push_row_send),
     ),
     Wire(
         "mailplay",

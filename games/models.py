@@ -248,7 +248,11 @@ class Invitation(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["inviter", "-created_at"], name="invitation_inviter_idx")]
+        indexes = [
+            models.Index(fields=["inviter", "-created_at"], name="invitation_inviter_idx"),
+            # The invitee's lobby: pending invitations to a confirmed address.
+            models.Index(fields=["email", "status"], name="invitation_email_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"invitation {self.pk} to {self.game_id} ({self.status})"

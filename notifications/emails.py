@@ -160,6 +160,18 @@ def _your_turn(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     )
 
 
+def push_text(*, kind: str, payload: dict[str, Any]) -> tuple[str, str, str]:
+    """A push's title, text and link (notifications/services/push.py): the your-turn email's
+    subject and first sentence, in the active language and time zone."""
+    game = payload["game"]
+    line = _game_line(game)
+    body = _("It is your turn in %(game)s. %(deadline)s") % {
+        "game": line,
+        "deadline": _deadline_sentence(payload),
+    }
+    return _("Your turn: %(game)s") % {"game": line}, body, str(game.get("url") or "")
+
+
 def _email_reply(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     # The answer to an emailed move (mailplay.services.answers): what was done or refused,
     # then the table as it is now (with the choices while it is still the player's turn).

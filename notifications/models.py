@@ -35,6 +35,7 @@ class OutboxKind(models.TextChoices):
 class OutboxChannel(models.TextChoices):
     EMAIL = "email", "email"
     WEBHOOK = "webhook", "webhook"
+    PUSH = "push", "web push"
 
 
 class OutboxStatus(models.TextChoices):
@@ -250,3 +251,24 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"absence of user {self.user_id}: {self.starts_at} to {self.ends_at}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (docs/notifications.md#web-push): where to post
+    and the keys to encrypt for (RFC 8291). Per device: a player opts in on each one. Removed
+    when the push service answers 404 or 410 (the browser dropped it), or the player opts out.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user"], name="push_subscription_user_idx")]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of user {self.user_id}"

@@ -28,6 +28,7 @@ from notifications import payloads
 from notifications.models import Absence, OutboxKind
 from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
 from notifications.services.preferences import language_of, time_zone_of
+from notifications.services.push import push_rows_enqueue
 
 
 def _seat_annotations(now: datetime) -> dict[str, Any]:
@@ -133,11 +134,14 @@ def on_moves_logged(change: MovesLogged) -> None:
     else:
         # A batch: its rows' keys carry the new seq, so they are new; one INSERT for all.
         outbox_write_new([outbox_row(**row) for row in rows])
+    push_rows_enqueue(rows)  # your turn: a push too, to the devices that opted in
 
 
 def on_turn_started(change: TurnStarted) -> None:
-    for row in _turn_rows(change.game, change.table, change.move_seq, change.auto_drew):
+    rows = _turn_rows(change.game, change.table, change.move_seq, change.auto_drew)
+    for row in rows:
         outbox_enqueue(**row)
+    push_rows_enqueue(rows)  # and a push to the player's devices that opted in
 
 
 def on_turn_timed_out(change: TurnTimedOut) -> None:

@@ -304,13 +304,14 @@ def history(
     display: Mapping[str, str] | None,
     sides: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
-    """The latest moves grouped by hand, newest hand and newest move first."""
+    """The latest moves grouped by hand, in reading order: oldest hand and move first (the
+    page shows the end of the list, the newest, in view)."""
     rows = selectors.recent_moves(game=game, limit=HISTORY_MOVES)
     following: dict[int, Move | None] = {
         m.seq: (rows[i + 1] if i + 1 < len(rows) else None) for i, m in enumerate(rows)
     }
     hands: list[dict[str, Any]] = []
-    for move in reversed(rows):
+    for move in rows:
         entry = move_entry(move, me)
         how = move_how(move, following[move.seq])
         if not hands or hands[-1]["number"] != move.hand:

@@ -17,9 +17,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine, l10n, selectors
 from games.engine.melds import canasta_kind
-from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
+from games.models import Game, GameStatus, InvitationStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import etag, game_detail, game_state, hand_entry, viewer_seat
 from games.scoresheet import last_scored_hand, scoresheet_hand
+from games.services.invitations import invitations_of_game
 from web import cards as shown
 from web.history import end_reasons as hand_end_reasons
 from web.history import history, scores_text
@@ -307,6 +308,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         "error": None,
         "seats": detail["seats"],
         "free_seats": game.players - len(detail["seats"]),
+        "invited_addresses": _invited_addresses(game),
         **_table_rules(game, rules),
     }
     names = player_names(game, me)
@@ -327,8 +329,8 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
     aids = play_aids(game, table, me, turn["mine"], names, display)
     mark_drawn(groups, aids["drawn"])
     card_points(groups, game.variant)
-    finished = state is not None and game.status == GameStatus.FINISHED
-    side_rows = _sides(view, game, names, me, state.totals if finished else ())
+    final = list(state.totals) if state is not None and game.status == GameStatus.FINISHED else []
+    side_rows = _sides(view, game, names, me, final)
     _mark_last_plays(side_rows, aids["last_plays"])
     context.update(sheet_pending(game, seat, me, names, sides, display))
     context.update(
@@ -366,6 +368,17 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
         }
     )
     return context
+
+
+def _invited_addresses(game: Game) -> list[str]:
+    """The addresses of the seats kept for people invited by email, while the table waits."""
+    if game.status != GameStatus.OPEN:
+        return []
+    return [
+        i.email
+        for i in invitations_of_game(game=game)
+        if i.seat_id is not None and i.status == InvitationStatus.PENDING
+    ]
 
 
 def _mark_last_plays(side_rows: list[dict[str, Any]], last_plays: list[dict[str, Any]]) -> None:

@@ -236,6 +236,29 @@ def invitations_of_game(*, game: Game) -> list[Invitation]:
     return list(game.invitations.select_related("inviter").order_by("created_at", "id"))
 
 
+# A lobby lists at most this many invitations (the oldest first would hide new ones).
+INVITATIONS_SHOWN = 20
+
+
+def invitations_for_address(*, address: str, now: datetime | None = None) -> list[Invitation]:
+    """The pending invitations mailed to ``address`` (lowercased), for tables still open:
+    the invitee's lobby offers them (only for an address its account has confirmed)."""
+    if not address:
+        return []
+    now = now or timezone.now()
+    rows = (
+        Invitation.objects.filter(
+            email=address,
+            status=InvitationStatus.PENDING,
+            expires_at__gt=now,
+            game__status=GameStatus.OPEN,
+        )
+        .select_related("game", "inviter")
+        .order_by("-created_at", "-id")
+    )
+    return list(rows[:INVITATIONS_SHOWN])
+
+
 def invitation_entry(invitation: Invitation, now: datetime | None = None) -> dict[str, Any]:
     """An invitation as the API and the pages list it (to the table's players; never the
     token)."""

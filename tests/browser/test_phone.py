@@ -183,21 +183,36 @@ def test_the_table_stays_in_view_while_choosing(
     pick(page, "9D")
     screenshot(page, f"phone-fit-{size}-{lang}-play", full_page=False)
     _fits(page)  # the play phase's buttons, two cards selected
+    if size == "375x740":
+        _axe(page)
+        page.locator(".site-menu summary").click()  # the menu opens over the table
+        page.locator(".site-menu nav a").first.wait_for()
+        _axe(page)
+
+
+def _axe(page: Any) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    assert not results.response["violations"], results.generate_report()
+
+
+REACHED = """el => {
+    el.scrollIntoView({ block: "center" });
+    const r = el.getBoundingClientRect();
+    // The middle of its visible part: a wide table scrolls sideways in its own box.
+    const left = Math.max(r.left, 0);
+    const x = left + (Math.min(r.right, window.innerWidth) - left) / 2;
+    const hit = document.elementFromPoint(x, r.top + r.height / 2);
+    return !!hit && (el === hit || el.contains(hit));
+}"""
 
 
 def _reachable(page: Any, locator: Any) -> None:
     """Scrolled into view, the element is what a tap at its centre reaches: no sticky bar
-    lies over it."""
+    lies over it. One look in the page (a poll may swap the table between two looks)."""
     for i in range(locator.count()):
-        target = locator.nth(i)
-        target.scroll_into_view_if_needed()
-        box = _box(page, target)
-        hit = target.evaluate(
-            "(el, p) => { const h = document.elementFromPoint(p[0], p[1]);"
-            " return !!h && (el === h || el.contains(h)); }",
-            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
-        )
-        assert hit, (locator, i, box, "covered")
+        assert locator.nth(i).evaluate(REACHED), (locator, i, "covered")
 
 
 @pytest.mark.parametrize("lang", ["de", "is"])
@@ -232,3 +247,95 @@ def test_the_match_end_on_a_phone(
     assert int(mine.replace(".", "")) == totals[0], scores
     _reachable(page, page.locator(".turn-bar form.rematch button"))
     screenshot(page, f"phone-final-table-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_history_in_reading_order_and_the_chat_beside_the_table(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    from games.services.chat import chat_post
+
+    game = _game(users, FIT_TABLE, lang)
+    page = new_page(SIZES["360x640"], user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    # Table talk: the others' new lines are counted beside the turn until the chat is read.
+    assert page.locator("#chat-unread").is_hidden()
+    when_free(lambda: chat_post(game_id=game.pk, user=users["carol"], text="Hallo!"))
+    when_free(lambda: chat_post(game_id=game.pk, user=users["dave"], text="Góðan dag"))
+    page.locator("#chat-unread").wait_for()
+    assert page.locator("#chat-unread [aria-hidden]").inner_text() == "2"
+    _tappable(page, page.locator(".chat-link"))
+    _fits(page)  # the link costs the table nothing
+    screenshot(page, f"phone-chat-unread-{lang}", full_page=False)
+    page.locator(".chat-link").click()
+    page.locator("#chat-unread").wait_for(state="hidden")
+    assert page.locator("#chat").get_by_text("Góðan dag").is_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+
+    version = page.locator("#table").get_attribute("data-version")
+    page.locator("#stock").click()
+    wait_for_change(page, version)
+    pick(page, "5S")
+    version = page.locator("#table").get_attribute("data-version")
+    page.locator("#actions button[value=discard]").click()
+    wait_for_change(page, version)
+    # alice's draw, then her discard: in that order, the newest at the end and in view.
+    lines = page.locator(".history .moves li").all_inner_texts()
+    assert len(lines) >= 2
+    draw, discard = lines[-2], lines[-1]
+    assert "5" in discard and "♠" in discard and "♠" not in draw.split()[0], lines
+    # The newest move lies inside the history's box as it opens (one look, atomic: a poll
+    # may swap the table between two looks).
+    inside = page.evaluate(
+        """() => {
+        const box = document.querySelector('.history-scroll').getBoundingClientRect();
+        const items = document.querySelectorAll('.history .moves li');
+        const last = items[items.length - 1].getBoundingClientRect();
+        return last.top >= box.top - 1 && last.bottom <= box.bottom + 1;
+    }"""
+    )
+    assert inside
+    # The shuffle's jargon is behind a disclosure.
+    assert not page.locator(".hands .seed").first.is_visible()
+    page.locator(".history").scroll_into_view_if_needed()
+    screenshot(page, f"phone-history-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_an_invitation_by_address_on_a_phone(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """The waiting table names the invited address; the invitee's lobby offers the seat."""
+    from games.services import invitations, lobby
+
+    for name in ("bob", "carol"):
+        preference_update(user=users[name], language=lang, time_zone=ZONES[lang])
+    table = when_free(lambda: lobby.game_create(creator=users["bob"], variant="classic", players=2))
+    when_free(
+        lambda: invitations.invitation_add(
+            game_id=table.pk, inviter=users["bob"], email="carol@example.com"
+        )
+    )
+    page = new_page({"width": 375, "height": 740}, user=users["bob"])
+    page.goto(f"/games/{table.pk}/")
+    page.locator(".seat-list").get_by_text("carol@example.com").wait_for()
+    assert "Bot" not in page.locator(".seat-list").inner_text()
+    screenshot(page, f"phone-invited-table-{lang}", full_page=False)
+
+    users["carol"].email = "carol@example.com"
+    when_free(users["carol"].save)
+    invitee = new_page({"width": 375, "height": 740}, user=users["carol"])
+    invitee.goto("/")
+    offer = invitee.locator(".invitations-for-me")
+    offer.wait_for()
+    _tappable(invitee, offer.locator("button"))
+    screenshot(invitee, f"phone-invitation-in-lobby-{lang}", full_page=False)
+    offer.locator("button[value=accept]").click()
+    invitee.wait_for_url(f"**/games/{table.pk}/")
+    assert when_free(lambda: Game.objects.get(pk=table.pk).status) == "active"

@@ -101,7 +101,8 @@ def test_a_newcomer_plays_against_three_bots(
     page.locator(".panel.sheet").wait_for()
     assert seed in page.locator(".panel.sheet").text_content()
     page.get_by_role("button", name="On to the next hand").click()
-    page.get_by_text(seed).wait_for()
+    # The finished hand's seed, behind its "Check the shuffle" (issue 28: no jargon up front).
+    page.locator(".hands .seed", has_text=seed).wait_for(state="attached")
     assert f"Hand {current.hand + 1}" in page.locator(".table-meta").inner_text()
     assert page.get_by_text("You went out: the hand is over.").count() == 1
     screenshot(page, "game-hand-2")

@@ -79,3 +79,60 @@ def test_a_profile_draws_the_rating_chart(new_page: Any, screenshot: Any) -> Non
     page.get_by_role("heading", name=re.compile("Leaderboard")).wait_for()
     page.goto("/players/ann/")
     screenshot(page, "profile-phone")
+
+
+SWIPE = """dx => {
+    const el = document.querySelector(".replay-table");
+    const at = (x) => new Touch({ identifier: 1, target: el, clientX: x, clientY: 300 });
+    const start = at(dx < 0 ? 300 : 60);
+    const end = at(dx < 0 ? 300 + dx : 60 + dx);
+    el.dispatchEvent(new TouchEvent("touchstart", {
+        touches: [start], changedTouches: [start], bubbles: true }));
+    el.dispatchEvent(new TouchEvent("touchend", {
+        touches: [], changedTouches: [end], bubbles: true }));
+}"""
+
+
+def _at_step(page: Any, step: int) -> None:
+    page.wait_for_function(
+        "s => document.getElementById('replay').dataset.step === s", arg=str(step)
+    )
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844"])
+def test_the_replay_steps_in_place_from_the_table(
+    new_page: Any, screenshot: Any, size: str
+) -> None:
+    """No page load for a step (a mark left on the window survives): the buttons, the arrow
+    keys, a swipe and the browser's Back; the table is on the first screen and the buttons
+    stay in view (44 px) while it scrolls."""
+    width, height = (int(n) for n in size.split("x"))
+    game, ann = _finished_match()
+    page = new_page({"width": width, "height": height}, user=ann)
+    page.goto(f"/games/{game.pk}/replay/")
+    page.evaluate("window.__stayed = 1")
+    table = page.locator(".replay-table").bounding_box()
+    screenshot(page, f"replay-start-{size}", full_page=False)
+    assert table is not None and table["y"] < height / 2  # the table starts on the first screen
+    for _ in range(3):
+        page.locator("#replay-next").click()
+    _at_step(page, 3)
+    assert "step=3" in page.url and "move 3 of" in page.locator(".meta").inner_text()
+    page.keyboard.press("ArrowLeft")
+    _at_step(page, 2)
+    page.evaluate(SWIPE, -200)  # right to left: the next step
+    _at_step(page, 3)
+    page.evaluate(SWIPE, 200)
+    _at_step(page, 2)
+    page.go_back()  # the address followed each step
+    _at_step(page, 3)
+    page.evaluate("window.scrollTo(0, 400)")
+    page.locator("#replay-next").click()
+    _at_step(page, 4)
+    assert page.evaluate("window.scrollY") == 400  # the scroll stays
+    for button in ("#replay-prev", "#replay-next"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height  # stuck at the top
+    assert page.evaluate("window.__stayed") == 1  # no page load
+    screenshot(page, f"replay-in-place-{size}", full_page=False)

@@ -186,3 +186,44 @@ def test_bot_seats_go_to_the_service(users: Any, browser_for: Any) -> None:
     assert response.status_code == 302
     game = Game.objects.get(created_by=users["alice"])
     assert game.seats.filter(kind="bot").count() == 3
+
+
+def test_an_invitation_by_address_is_a_person_on_the_table_and_in_the_invitees_lobby(
+    users: Any, browser_for: Any
+) -> None:
+    from games.services import invitations
+
+    table = lobby.game_create(creator=users["bob"], variant="classic", players=2)
+    invitations.invitation_add(game_id=table.pk, inviter=users["bob"], email="Carol@Example.com")
+    # The waiting table: the address to its players, a person to others, never "Bot".
+    mine = browser_for("bob").get(f"/games/{table.pk}/").content.decode()
+    assert "carol@example.com" in mine and ">Bot<" not in mine and "Bot " not in mine
+    assert "Waiting for 1 invited person to answer" in mine
+    other = browser_for("dave").get(f"/games/{table.pk}/").content.decode()
+    assert "carol@example.com" not in other and "A person invited by email" in other
+    # The invitee's lobby offers it, to the account that confirmed the address only.
+    users["carol"].email = "carol@example.com"
+    users["carol"].save()
+    carol = browser_for("carol")
+    html = carol.get("/").content.decode()
+    assert "Invitations for you" in html and "bob invites you to a table" in html
+    token = invitations.invitations_of_game(game=table)[0].token
+    assert f"/invitations/{token}/" in html
+    assert "Invitations for you" not in browser_for("alice").get("/").content.decode()
+    taken = carol.post(f"/invitations/{token}/", {"action": "accept"})
+    assert taken.status_code == 302 and taken["Location"] == f"/games/{table.pk}/"
+    assert "Invitations for you" not in carol.get("/").content.decode()
+
+
+def test_an_unconfirmed_address_sees_no_invitation(users: Any, browser_for: Any) -> None:
+    from games.services import invitations
+    from notifications.models import NotificationPreference
+
+    table = lobby.game_create(creator=users["bob"], variant="classic", players=2)
+    invitations.invitation_add(game_id=table.pk, inviter=users["bob"], email="carol@example.com")
+    users["carol"].email = "carol@example.com"
+    users["carol"].save()
+    NotificationPreference.objects.update_or_create(
+        user=users["carol"], defaults={"email_pending": True}
+    )
+    assert "Invitations for you" not in browser_for("carol").get("/").content.decode()

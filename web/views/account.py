@@ -36,6 +36,7 @@ from web.forms import (
     tomorrow,
 )
 from web.views.common import signed_in_user
+from web.views.push import push_public_key
 
 AUTO_DRAW_CHOICES = [
     (AutoDraw.OFF, translation.gettext_lazy("Never: I draw or take the pile myself")),
@@ -120,6 +121,7 @@ def _settings_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
         "days_used": absence_days_used(user=user, year=now.year),
         "days_limit": settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR,
         "now": now,
+        "push_key": push_public_key(),
     }
     context.update(forms)
     return context

@@ -12,11 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.services.addresses import address_normalized, address_state
 from games import engine, selectors
 from games.access import seat_of
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import game_summary, viewer_seat
-from games.services import lobby, profiles
+from games.services import invitations, lobby, profiles
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm, RatingFilterForm
 from web.history import scores_text
@@ -121,8 +122,25 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
             "finished": finished,
             "open_tables": open_tables,
             "rating_filter": rating_filter,
+            "invitations": invitations_for_me(user),
         },
     )
+
+
+def invitations_for_me(user: Any) -> list[dict[str, Any]]:
+    """Invitations mailed to the reader's address, once their account has confirmed it (an
+    unconfirmed address could be anyone's): each with its table and link to answer."""
+    if not user.email or not address_state(user=user)["email_confirmed"]:
+        return []
+    return [
+        {
+            "inviter": i.inviter.get_username(),
+            "table": invitations.invitation_table(i),
+            "expires_at": i.expires_at,
+            "token": i.token,
+        }
+        for i in invitations.invitations_for_address(address=address_normalized(user.email))
+    ]
 
 
 def home_view(request: HttpRequest) -> HttpResponse:

@@ -317,11 +317,16 @@
     if (parseInt(fresh.dataset.version, 10) < parseInt(old.dataset.version, 10)) return false;
     var state = saveState();
     var scrollY = window.scrollY;
+    // The chat's form lives in the table: what is being typed survives the refresh.
+    var typing = old.querySelector(".chat-form");
+    var blank = fresh.querySelector(".chat-form");
+    if (typing && blank) blank.replaceWith(typing);
     old.replaceWith(fresh);
     restoreState(state, keep);
     window.scrollTo(0, scrollY);
     setupNotifications();
     announce();
+    chatUnread();
     return true;
   }
 
@@ -427,6 +432,64 @@
     points();
   });
 
+  // --- table talk: the unread count beside the turn ---------------------------------------
+  // What this browser has read is kept per game in localStorage (the first visit reads all);
+  // the chat counts as read once its newest line is on the screen.
+
+  var chatSeenKey = "canasta-chat-seen-" + root.dataset.game;
+  var chatWatcher = null;
+
+  function chatLines() {
+    return Array.prototype.slice.call(document.querySelectorAll(".chat-lines li[data-id]"));
+  }
+  function chatNewest() {
+    return chatLines().reduce(function (m, li) { return Math.max(m, parseInt(li.dataset.id, 10)); }, 0);
+  }
+  function chatSeen() {
+    var seen = NaN;
+    try { seen = parseInt(window.localStorage.getItem(chatSeenKey), 10); } catch (e) { /* none */ }
+    return seen;
+  }
+  function chatMarkRead() {
+    try { window.localStorage.setItem(chatSeenKey, String(chatNewest())); } catch (e) { /* none */ }
+  }
+
+  function chatShow() {
+    var badge = document.getElementById("chat-unread");
+    if (!badge) return;
+    var seen = chatSeen();
+    if (isNaN(seen)) { chatMarkRead(); seen = chatNewest(); }
+    var count = chatLines().filter(function (li) {
+      return parseInt(li.dataset.id, 10) > seen && !li.dataset.mine;
+    }).length;
+    badge.hidden = !count;
+    badge.textContent = "";
+    if (!count) return;
+    var shown = document.createElement("span");
+    shown.setAttribute("aria-hidden", "true");
+    shown.textContent = String(count);
+    var said = document.createElement("span");
+    said.className = "vh";
+    said.textContent = fill(words.unread || "%(count)s", { count: count });
+    badge.appendChild(shown);
+    badge.appendChild(said);
+  }
+
+  function chatUnread() {
+    chatShow();
+    var lines = chatLines();
+    var chat = lines[lines.length - 1];  // read when the newest line has been on the screen
+    if (chatWatcher) chatWatcher.disconnect();
+    if (!chat || !("IntersectionObserver" in window)) return;
+    chatWatcher = new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; }) && !document.hidden) {
+        chatMarkRead();
+        chatShow();
+      }
+    });
+    chatWatcher.observe(chat);
+  }
+
   // --- browser notifications (opt-in) --------------------------------------------------------
 
   function setupNotifications() {
@@ -476,6 +539,7 @@
   });
   setupNotifications();
   announce();
+  chatUnread();
   // A refusal from the plain form post: take the reader to it.
   var refused = document.querySelector("#move-error p");
   if (refused) document.getElementById("move-error").focus();
