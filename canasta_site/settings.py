@@ -68,6 +68,8 @@ MIDDLEWARE = [
     # NUL or a lone surrogate in the path, query, headers or a JSON or form body: 400 (on
     # PostgreSQL it was a 500 once it reached a query).
     "api.middleware.unstorable_middleware",
+    # A sign-in refused by the password limiter (api/signin.py) is a 429 at every door.
+    "api.signin.signin_limit_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (docs/deployment.md); runserver serves them
@@ -256,6 +258,11 @@ CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES = int(
 # a day (they go to addresses nobody confirmed).
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 CANASTA_EMAIL_CONFIRM_HOURS = int(os.environ.get("CANASTA_EMAIL_CONFIRM_HOURS", "72"))
+# Failed sign-ins before the wait starts (api/signin.py): per account, per client address.
+CANASTA_SIGNIN_ACCOUNT_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ACCOUNT_FAILURES", "10"))
+CANASTA_SIGNIN_ADDRESS_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ADDRESS_FAILURES", "30"))
+# Every password door (API token, /login/, /api-auth/login/, /admin/login/) goes through it.
+AUTHENTICATION_BACKENDS = ["api.signin.LimitedModelBackend"]
 CANASTA_INVITATION_DAYS = int(os.environ.get("CANASTA_INVITATION_DAYS", "14"))
 CANASTA_EMAIL_INVITATIONS_PER_DAY = int(os.environ.get("CANASTA_EMAIL_INVITATIONS_PER_DAY", "20"))
 
