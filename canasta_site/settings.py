@@ -258,6 +258,10 @@ CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES = int(
 # a day (they go to addresses nobody confirmed).
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 CANASTA_EMAIL_CONFIRM_HOURS = int(os.environ.get("CANASTA_EMAIL_CONFIRM_HOURS", "72"))
+# Invitation mails one player's actions send to others, per UTC day: to one person, in all
+# (notifications/services/sender_caps.py).
+CANASTA_SENDER_MAILS_PER_RECIPIENT = int(os.environ.get("CANASTA_SENDER_MAILS_PER_RECIPIENT", "3"))
+CANASTA_SENDER_MAILS_PER_DAY = int(os.environ.get("CANASTA_SENDER_MAILS_PER_DAY", "20"))
 # Failed sign-ins before the wait starts (api/signin.py): per account, per client address.
 CANASTA_SIGNIN_ACCOUNT_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ACCOUNT_FAILURES", "10"))
 CANASTA_SIGNIN_ADDRESS_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ADDRESS_FAILURES", "30"))
