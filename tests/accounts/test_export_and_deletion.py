@@ -77,6 +77,9 @@ def test_deletion_resigns_games_in_play_and_keeps_finished_ones_for_the_others(c
     assert not Outbox.objects.filter(recipient=alice).exists()
     seen = client_for(bob).get(f"/api/v1/games/{finished.pk}/").json()
     assert "deleted player" in [s["username"] for s in seen["seats"]]
+    # The record says so too (issue 26, item 10: it said "~deleted-<id>").
+    record = client_for(bob).get(f"/api/v1/games/{finished.pk}/record/").json()
+    assert "~deleted" not in json.dumps(record) and "deleted player" in json.dumps(record)
     # The username is free again.
     again = client_for(None).post(
         "/api/v1/auth/register/",
