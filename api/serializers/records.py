@@ -7,7 +7,10 @@ from rest_framework import serializers
 
 
 class RatingPointSerializer(serializers.Serializer):
-    game = serializers.UUIDField()
+    game = serializers.UUIDField(
+        allow_null=True,
+        help_text="The match, when it is public (a private match's id is its link).",
+    )
     at = serializers.DateTimeField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
