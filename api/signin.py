@@ -52,9 +52,11 @@ def _limits() -> tuple[int, int]:
 def _keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
     account, address = _limits()
     who = (username or "").strip().casefold()
+    # get_ident reads only the headers and META, which a Django request has as DRF's does.
+    address_of = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
     return [
         (f"signin:account:{who}", account),
-        (f"signin:address:{BaseThrottle().get_ident(request)}", address),
+        (f"signin:address:{address_of}", address),
     ]
 
 

@@ -132,7 +132,7 @@ class TokenView(APIView):
             )
         # A sign-in, as on the pages: it records the time, which spends any password reset
         # link mailed before (the link's hash covers last_login; docs/accounts.md).
-        update_last_login(None, user)
+        update_last_login(type(user), user)
         token, key = account_token_create(owner=user)
         return _token_response(user, token, key)
 

@@ -160,7 +160,8 @@ def opponents_of(*, user_ids: list[Any], family: str) -> dict[Any, int]:
     ).values_list("game_id", "user_id", "number", "game__players")
     side: dict[tuple[Any, Any], int] = {}
     for game_id, user_id, number, players in seats:
-        side[(game_id, user_id)] = number % (players if players <= 3 else players // 2)
+        # number__isnull=False above; the stub types the column as Optional.
+        side[(game_id, user_id)] = int(number or 0) % (players if players <= 3 else players // 2)
     met: dict[Any, set[Any]] = {user_id: set() for user_id in user_ids}
     for (game_id, other), other_side in side.items():
         for user_id in games[game_id]:
