@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "api.middleware.unstorable_middleware",
     # RateLimit / RateLimit-Policy on every response of a limited request (api/throttles.py).
     "api.middleware.rate_limit_headers_middleware",
+    # A sign-in refused by the password limiter (api/signin.py) is a 429 at every door.
+    "api.signin.signin_limit_middleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files (STATIC_ROOT) from gunicorn when DEBUG is off, with
     # far-future caching for the hashed names (docs/deployment.md); runserver serves them
@@ -292,6 +294,15 @@ CANASTA_AWAY_HAND_OVER_RECHECK_MINUTES = int(
 # a day (they go to addresses nobody confirmed).
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 CANASTA_EMAIL_CONFIRM_HOURS = int(os.environ.get("CANASTA_EMAIL_CONFIRM_HOURS", "72"))
+# Invitation mails one player's actions send to others, per UTC day: to one person, in all
+# (notifications/services/sender_caps.py).
+CANASTA_SENDER_MAILS_PER_RECIPIENT = int(os.environ.get("CANASTA_SENDER_MAILS_PER_RECIPIENT", "3"))
+CANASTA_SENDER_MAILS_PER_DAY = int(os.environ.get("CANASTA_SENDER_MAILS_PER_DAY", "20"))
+# Failed sign-ins before the wait starts (api/signin.py): per account, per client address.
+CANASTA_SIGNIN_ACCOUNT_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ACCOUNT_FAILURES", "10"))
+CANASTA_SIGNIN_ADDRESS_FAILURES = int(os.environ.get("CANASTA_SIGNIN_ADDRESS_FAILURES", "30"))
+# Every password door (API token, /login/, /api-auth/login/, /admin/login/) goes through it.
+AUTHENTICATION_BACKENDS = ["api.signin.LimitedModelBackend"]
 CANASTA_INVITATION_DAYS = int(os.environ.get("CANASTA_INVITATION_DAYS", "14"))
 CANASTA_EMAIL_INVITATIONS_PER_DAY = int(os.environ.get("CANASTA_EMAIL_INVITATIONS_PER_DAY", "20"))
 

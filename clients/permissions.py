@@ -46,3 +46,14 @@ class NotWithPersonalToken(BasePermission):
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or personal_token(request) is None
+
+
+class AccountOnly(BasePermission):
+    """The account's own data (its address, the export with token names and webhook URLs):
+    never through a personal token, not even a `read` one (docs/clients.md: a personal token
+    plays and reads games, it does not read the account)."""
+
+    message = "Not with a personal token: use your session or account token."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return personal_token(request) is None

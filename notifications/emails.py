@@ -126,6 +126,19 @@ def _by_email(payload: dict[str, Any], reply_to: str | None) -> list[str]:
     return lines
 
 
+class Written(str):
+    """A paragraph in a player's own words: escaped in the HTML part, never made a link (a
+    URL in table talk must not become a link the service's mail vouches for)."""
+
+    __slots__ = ()
+
+
+def _html_paragraph(text: str) -> str:
+    if isinstance(text, Written):
+        return f"<p>{html.escape(text)}</p>"
+    return f"<p>{urlize(text, autoescape=True)}</p>"
+
+
 def _chat(payload: dict[str, Any], reply_to: str | None) -> list[str]:
     """Table talk since the recipient's last turn: the players' own words, as written (the
     HTML part escapes them like every paragraph)."""
@@ -134,7 +147,9 @@ def _chat(payload: dict[str, Any], reply_to: str | None) -> list[str]:
         return []
     out = [_("Table talk since your last turn:")]
     out += [
-        _("%(name)s: %(text)s") % {"name": line.get("name", "?"), "text": line.get("text", "")}
+        Written(
+            _("%(name)s: %(text)s") % {"name": line.get("name", "?"), "text": line.get("text", "")}
+        )
         for line in lines
     ]
     if reply_to:
@@ -457,7 +472,7 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     game = payload.get("game")
     link = [_("Open the game: %(url)s") % {"url": game["url"]}] if game else []
     text_blocks = [*parts.paragraphs]
-    html_blocks = [f"<p>{urlize(p, autoescape=True)}</p>" for p in parts.paragraphs]
+    html_blocks = [_html_paragraph(p) for p in parts.paragraphs]
     if parts.table is not None:
         text_blocks.append(render_table_text(**parts.table).rstrip("\n"))
         html_blocks.append(render_table_html(**parts.table))
@@ -466,7 +481,7 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
         html_blocks.append(parts.sheet[1])
     for p in [*parts.after, *link]:
         text_blocks.append(p)
-        html_blocks.append(f"<p>{urlize(p, autoescape=True)}</p>")
+        html_blocks.append(_html_paragraph(p))
     return RenderedEmail(
         # One subject for every email of a game, so that it is one thread (notifications/headers.py).
         subject=thread_subject(payload) or f"[Canasta] {parts.subject}",

@@ -29,6 +29,7 @@ from notifications.models import Absence, OutboxKind
 from notifications.services.outbox import outbox_enqueue, outbox_row, outbox_write_new
 from notifications.services.preferences import language_of, time_zone_of
 from notifications.services.push import push_rows_enqueue
+from notifications.services.sender_caps import sender_mail_skip_reason
 
 
 def _seat_annotations(now: datetime) -> dict[str, Any]:
@@ -206,6 +207,8 @@ def on_invitation_sent(change: InvitationSent) -> None:
     else:
         payload["link"] = payloads.game_url(game.pk) + "join/"
         key = f"invitation:{game.pk}:{change.user.pk}"
+    # The invitee did not ask for it: capped per sender (services/sender_caps.py).
+    to = str(change.user.pk) if change.user is not None else change.address
     outbox_enqueue(
         recipient=change.user,
         address=change.address,
@@ -213,4 +216,5 @@ def on_invitation_sent(change: InvitationSent) -> None:
         kind=OutboxKind.INVITATION,
         payload=payload,
         key=key,
+        skip_reason=sender_mail_skip_reason(sender=change.inviter, recipient=to),
     )

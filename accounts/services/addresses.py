@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -83,10 +84,27 @@ def confirmation_send(*, user: Any, reason: str = "change") -> Outbox | None:
     return address_confirmation_enqueue(user=user, reason=reason)
 
 
+def _refusals_key(user: Any) -> str:
+    return f"accounts:address-refused:{user.pk}:{timezone.now().date().isoformat()}"
+
+
+def _refusal_count(user: Any) -> None:
+    """A change refused because another account holds the address counts against the day's
+    changes too: otherwise the refusal could be asked for without end (an oracle of which
+    addresses have accounts)."""
+    key = _refusals_key(user)
+    cache.add(key, 0, timeout=2 * 86400)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired in between
+        cache.add(key, 1, timeout=2 * 86400)
+
+
 def _changes_check(user: Any) -> None:
     since = timezone.now() - timedelta(days=1)
     sent = Outbox.objects.filter(recipient=user, kind=OutboxKind.VERIFY_EMAIL, created_at__gt=since)
-    if sent.count() >= CHANGES_PER_DAY:
+    refused = int(cache.get(_refusals_key(user)) or 0)
+    if sent.count() + refused >= CHANGES_PER_DAY:
         raise GameError(
             ErrorKind.CONFLICT,
             "too_many_changes",
@@ -109,8 +127,11 @@ def address_set(*, user: Any, address: str, reason: str = "change") -> bool:
     unchanged = address_normalized(address) == address_normalized(user.email)
     if unchanged and not preference.email_pending and reason != "signup":
         return False
-    address_check(address=address, user=user)
+    # The day's cap first: past it every address gets the same answer, taken or not.
     _changes_check(user)
+    if not address_available(address=address, user=user):
+        _refusal_count(user)
+        raise _address_refused()
     user.email = address
     user.save(update_fields=["email"])
     preference.email_verified = None

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from clients.models import ApiToken, Webhook
 from clients.payloads import iso, move_entry
-from games.models import Game, Invitation, Seat
+from games.models import ChatMessage, Game, Invitation, Seat
 from games.players import player_name
 from mailplay.services.autodraw import auto_draw_of
 from notifications.models import Absence
@@ -140,4 +140,13 @@ def account_export(*, user: Any) -> dict[str, Any]:
         "webhooks": _webhooks(user),
         "games": [_game(seat.game, seat) for seat in seats],
         "invitations": _invitations(user),
+        "chat": _chat(user),
     }
+
+
+def _chat(user: Any) -> list[dict[str, Any]]:
+    """The player's own table talk (other players' lines are theirs to export)."""
+    return [
+        {"game": str(line.game_id), "at": iso(line.created_at), "text": line.text}
+        for line in ChatMessage.objects.filter(user=user).order_by("created_at", "pk")
+    ]

@@ -7,12 +7,17 @@ from rest_framework import serializers
 
 
 class RatingPointSerializer(serializers.Serializer):
-    game = serializers.UUIDField()
+    game = serializers.UUIDField(
+        allow_null=True,
+        help_text="The match, when it is public (a private match's id is its link).",
+    )
     at = serializers.DateTimeField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rating = serializers.IntegerField(help_text="The displayed (conservative) rating after it.")
-    label = serializers.CharField(
+    # A field named "label" (the rating as written); DRF takes declared fields out of the
+    # class, so Field.label is not shadowed at run time, but mypy sees the attribute.
+    label = serializers.CharField(  # type: ignore[assignment]
         help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
     )
     change = serializers.IntegerField()
@@ -24,7 +29,9 @@ class RatingSerializer(serializers.Serializer):
     rating = serializers.IntegerField(
         help_text="Conservative estimate: 1000 + 40 × (mu − 3 sigma); a newcomer shows 1000."
     )
-    label = serializers.CharField(
+    # A field named "label" (the rating as written); DRF takes declared fields out of the
+    # class, so Field.label is not shadowed at run time, but mypy sees the attribute.
+    label = serializers.CharField(  # type: ignore[assignment]
         help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
     )
     provisional = serializers.BooleanField(
@@ -59,7 +66,9 @@ class LeaderboardRowSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     username = serializers.CharField()
     rating = serializers.IntegerField()
-    label = serializers.CharField(
+    # A field named "label" (the rating as written); DRF takes declared fields out of the
+    # class, so Field.label is not shadowed at run time, but mypy sees the attribute.
+    label = serializers.CharField(  # type: ignore[assignment]
         help_text='The rating as shown: the figure, with "?" while it is provisional ("1000?").'
     )
     uncertainty = serializers.IntegerField()

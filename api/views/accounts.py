@@ -46,7 +46,7 @@ from api.serializers.games import GameDetailSerializer
 from api.throttles import PasswordRateThrottle, PasswordResetRateThrottle
 from api.views.auth import BY_PERSONAL_TOKEN
 from api.views.common import game_response, seat_for
-from clients.permissions import NotWithPersonalToken, TokenScopes
+from clients.permissions import AccountOnly, NotWithPersonalToken, TokenScopes
 from games import selectors
 from games.models import Game, Invitation
 from games.services import invitations
@@ -120,10 +120,13 @@ class PasswordResetConfirmView(APIView):
 
 
 ACCOUNT_PERMISSIONS = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
+# /me/ and /me/export/ read the address, the token list and the webhook URLs: as the schema
+# says (403 for personal tokens), no personal token reads them, whatever its scopes.
+ACCOUNT_ONLY = [IsAuthenticated, AccountOnly]
 
 
 class MeView(APIView):
-    permission_classes = ACCOUNT_PERMISSIONS
+    permission_classes = ACCOUNT_ONLY
 
     @extend_schema(
         operation_id="me_read",
@@ -209,7 +212,7 @@ class EmailResendView(APIView):
 
 
 class ExportView(APIView):
-    permission_classes = ACCOUNT_PERMISSIONS
+    permission_classes = ACCOUNT_ONLY
 
     @extend_schema(
         operation_id="me_export",

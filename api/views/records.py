@@ -103,7 +103,7 @@ def profile_body(profile: profiles.Profile) -> dict[str, Any]:
                 "matches": card.matches,
                 "history": [
                     {
-                        "game": str(change.game_id),
+                        "game": profiles.shown_game_id(change),
                         "at": change.created_at.isoformat(),
                         "mu": change.mu,
                         "sigma": change.sigma,

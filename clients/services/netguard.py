@@ -52,13 +52,31 @@ def address_refusal(address: str) -> str | None:
     except ValueError:
         return f"{address!r} is not an IP address"
     ip = _embedded_ipv4(ip)
-    for flag in ("loopback", "private", "link_local", "multicast", "reserved", "unspecified"):
-        if getattr(ip, f"is_{flag}"):
+    flags = (
+        "loopback",
+        "private",
+        "link_local",
+        "site_local",
+        "multicast",
+        "reserved",
+        "unspecified",
+    )
+    for flag in flags:
+        # is_site_local: IPv6's deprecated fec0::/10, which is_global does not refuse.
+        if getattr(ip, f"is_{flag}", False):
             return f"{ip} is a {flag.replace('_', '-')} address"
     if not ip.is_global:
         # Shared address space (100.64.0.0/10), documentation ranges and the like.
         return f"{ip} is not a public address"
     return None
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
 
 
 def _split(url: str) -> SplitResult:
@@ -101,9 +119,11 @@ def check_url(url: str, *, allow_private: bool | None = None) -> Target:
         for address in addresses:
             refusal = address_refusal(address)
             if refusal:
+                # A name's answer is not told: the refusal must not be a resolver for the
+                # service's own network ("vm resolves to 127.0.0.1").
+                why = refusal if _is_address(host) else f"{host} is not a public host"
                 raise UnsafeUrl(
-                    f"Webhooks may not go to private, loopback or other internal addresses "
-                    f"({host} resolves to {address}: {refusal})."
+                    f"Webhooks may not go to private, loopback or other internal addresses ({why})."
                 )
     path = parts.path or "/"
     if parts.query:

@@ -166,7 +166,7 @@ def _seat_take(game: Game, invitation: Invitation, user: Any) -> None:
             "already_seated",
             _("You have a seat at this table already."),
         )
-    Seat.objects.filter(pk=invitation.seat_id).update(user=user)
+    Seat.objects.filter(pk=invitation.seat_id or 0).update(user=user)  # pending: it keeps one
     Invitation.objects.filter(pk=invitation.pk).update(
         status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
     )

@@ -82,6 +82,12 @@ class Profile:
         return sum(v.won for v in self.variants)
 
 
+def shown_game_id(change: RatingChange) -> str | None:
+    """The match of a rating change as a profile shows it to anyone: a private match's id is
+    its invitation link, so only a public match is named."""
+    return str(change.game_id) if change.game.is_public else None
+
+
 def player_by_name(username: str) -> Any:
     """An active user by username, or the API's 404 (one answer for unknown and inactive)."""
     model = get_user_model()
@@ -123,7 +129,8 @@ def _variant_records(user: User) -> list[VariantRecord]:
 def profile_of(user: User) -> Profile:
     """Ratings with their history, and per variant: matches, wins, the average hand score."""
     history: dict[str, list[RatingChange]] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("created_at", "id"):
+    changes = RatingChange.objects.filter(user=user).select_related("game")
+    for change in changes.order_by("created_at", "id"):
         history.setdefault(change.family, []).append(change)
     cards = [
         RatingCard(
@@ -153,7 +160,8 @@ def opponents_of(*, user_ids: list[Any], family: str) -> dict[Any, int]:
     ).values_list("game_id", "user_id", "number", "game__players")
     side: dict[tuple[Any, Any], int] = {}
     for game_id, user_id, number, players in seats:
-        side[(game_id, user_id)] = number % (players if players <= 3 else players // 2)
+        # number__isnull=False above; the stub types the column as Optional.
+        side[(game_id, user_id)] = int(number or 0) % (players if players <= 3 else players // 2)
     met: dict[Any, set[Any]] = {user_id: set() for user_id in user_ids}
     for (game_id, other), other_side in side.items():
         for user_id in games[game_id]:

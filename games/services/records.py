@@ -22,6 +22,7 @@ from games.access import may_view, seat_of
 from games.engine import Table
 from games.engine.verify import FORMAT, FORMAT_VERSION, MATCH_ENDING
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
+from games.players import player_name
 from games.selectors import game_with_seats
 from games.services.errors import ErrorKind, GameError, not_found
 
@@ -157,7 +158,8 @@ def _seating(game: Game) -> dict[str, Any]:
 def seat_name(seat: Seat) -> str:
     """How a seat is named in a record: the username, or the bot and its level."""
     if seat.user is not None:
-        return seat.user.get_username()
+        # A deleted account keeps its row under "~deleted-<id>": named as everywhere else.
+        return player_name(seat.user)
     if seat.kind == SeatKind.HUMAN:
         # An account deleted after the match: the seat and its moves stay in the record.
         return _("deleted player")

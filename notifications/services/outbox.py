@@ -69,18 +69,19 @@ def outbox_enqueue(
     key: str | None = None,
     channel: str = OutboxChannel.EMAIL,
     address: str = "",
+    skip_reason: str = "",
 ) -> Outbox | None:
     """Write a notification row in the caller's transaction and deliver it after commit.
 
     Idempotent: a second call with the same key returns None and writes nothing, so a retried
-    request or a repeated event never notifies twice. Returns the new row.
+    request or a repeated event never notifies twice. Returns the new row. ``skip_reason``:
+    the caller already knows the row is not to be sent (it is written skipped, with it).
     """
     key = key or outbox_key(recipient=recipient, kind=kind, game=game, move_seq=move_seq)
-    skip_reason = None
     now = timezone.now()
     due = now
-    if channel == OutboxChannel.EMAIL:
-        skip_reason = email_skip_reason(recipient=recipient, kind=kind, address=address)
+    if channel == OutboxChannel.EMAIL and not skip_reason:
+        skip_reason = email_skip_reason(recipient=recipient, kind=kind, address=address) or ""
         due = now + email_delay(recipient=recipient, kind=kind)
     # A skipped row is written all the same: it records that the event happened and why no
     # mail went out (delivery checks the preference again, in case it changed meanwhile).

@@ -162,3 +162,27 @@ def test_address_changes_are_bounded_per_day(cast):
         for i in range(11)
     ]
     assert codes == [200] * 10 + [409]
+
+
+# --- PATCH /me/ reveals nothing of other accounts (issue 26, finding 6) -------------------
+
+
+def test_past_the_days_changes_a_taken_and_a_free_address_get_the_same_answer(cast):
+    client = client_for(cast["dave"])
+    for i in range(10):
+        client.patch("/api/v1/me/", {"email": f"dave{i}@example.com"}, format="json")
+    taken = client.patch("/api/v1/me/", {"email": "alice@example.com"}, format="json")
+    free = client.patch("/api/v1/me/", {"email": "nobody-has-it@example.com"}, format="json")
+    assert code_of(taken, 409) == code_of(free, 409) == "too_many_changes"
+    assert taken.json() == free.json()
+
+
+def test_refusals_for_a_taken_address_count_against_the_days_changes(cast):
+    client = client_for(cast["dave"])
+    # Probing which addresses have accounts: each refusal is one of the day's ten changes.
+    answers = [
+        code_of(client.patch("/api/v1/me/", {"email": "alice@example.com"}, format="json"), 409)
+        for _ in range(11)
+    ]
+    assert answers == ["email_unavailable"] * 10 + ["too_many_changes"]
+    assert mails_to("alice@example.com") == []

@@ -12,6 +12,7 @@ from clients.models import ApiToken, Webhook
 from clients.payloads import move_entry
 from clients.services.tokens import token_create
 from games.models import Game, Move, Seat
+from games.services.chat import chat_post
 from games.services.errors import GameError
 from games.services.lobby import game_create, game_join
 from mailplay.models import ReplyToken
@@ -77,6 +78,9 @@ def test_deletion_resigns_games_in_play_and_keeps_finished_ones_for_the_others(c
     assert not Outbox.objects.filter(recipient=alice).exists()
     seen = client_for(bob).get(f"/api/v1/games/{finished.pk}/").json()
     assert "deleted player" in [s["username"] for s in seen["seats"]]
+    # The record says so too (issue 26, item 10: it said "~deleted-<id>").
+    record = client_for(bob).get(f"/api/v1/games/{finished.pk}/record/").json()
+    assert "~deleted" not in json.dumps(record) and "deleted player" in json.dumps(record)
     # The username is free again.
     again = client_for(None).post(
         "/api/v1/auth/register/",
@@ -146,3 +150,14 @@ def test_a_closed_account_cannot_take_a_seat_with_a_stale_request(cast):
     with pytest.raises(GameError):
         game_create(creator=stale, variant="classic", players=2)
     assert not Seat.objects.filter(user=bob).exclude(game__status__in=["finished"]).exists()
+
+
+def test_the_export_holds_the_players_own_chat_lines_and_nobody_elses(cast):
+    # Issue 26, item 10: the export left out what the player wrote.
+    game = start_game(cast)
+    chat_post(game_id=game.pk, user=cast["alice"], text="Good luck, all")
+    chat_post(game_id=game.pk, user=cast["bob"], text="Thanks, partner")
+    export = client_for(cast["alice"]).get("/api/v1/me/export/").json()
+    assert [(line["game"], line["text"]) for line in export["chat"]] == [
+        (str(game.pk), "Good luck, all")
+    ]

@@ -9,6 +9,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Invitation, Seat
+from games.services import lobby
+from games.services.moves import game_resign
+from games.services.rematch import rematch_offer
 from notifications.models import Outbox, OutboxKind
 from notifications.services.preferences import email_skip_reason
 from tests.accounts.conftest import link_in, mails_to
@@ -193,3 +196,49 @@ def test_an_invitation_to_an_account_follows_its_email_mode(cast):
     assert email_skip_reason(recipient=cast["bob"], kind=OutboxKind.INVITATION) is None
     assert email_skip_reason(recipient=None, kind=OutboxKind.INVITATION, address=FRIEND) is None
     assert email_skip_reason(recipient=None, kind=OutboxKind.YOUR_TURN, address=FRIEND)
+
+
+# --- invitation mails are capped per sender (issue 26, finding 7) -------------------------
+
+
+def test_tables_called_off_again_and_again_mail_the_invited_player_three_times_a_day(cast):
+    for _ in range(12):
+        game = lobby.game_create(
+            creator=cast["alice"],
+            variant="classic",
+            players=2,
+            is_public=False,
+            invite=["bob"],
+        )
+        lobby.game_abort(game_id=game.pk, user=cast["alice"])
+    assert len(mails_to("bob@example.com")) == 3
+    skipped = Outbox.objects.filter(recipient=cast["bob"], kind=OutboxKind.INVITATION)
+    assert skipped.filter(status="skipped").count() == 9
+    assert "used up" in skipped.filter(status="skipped").first().last_error
+    # Another inviter is not held back by alice's count.
+    lobby.game_create(creator=cast["carol"], variant="classic", players=2, invite=["bob"])
+    assert len(mails_to("bob@example.com")) == 4
+
+
+def test_rematch_offers_count_against_the_same_cap(cast):
+    game = lobby.game_create(
+        creator=cast["alice"], variant="classic", players=2, options={"seating": "invitation"}
+    )
+    game = lobby.game_join(game_id=game.pk, user=cast["bob"])
+    for _ in range(5):
+        game_resign(game_id=game.pk, user=cast["bob"])
+        game = rematch_offer(game_id=game.pk, user=cast["alice"])
+        game = lobby.game_join(game_id=game.pk, user=cast["bob"])
+    invitations = Outbox.objects.filter(recipient=cast["bob"], kind=OutboxKind.INVITATION)
+    assert invitations.count() == 5
+    assert invitations.exclude(status="skipped").count() == 3
+
+
+def test_one_sender_mails_at_most_twenty_people_a_day(cast, settings):
+    people = [get_user_model().objects.create_user(f"p{i}", f"p{i}@example.com") for i in range(25)]
+    for person in people:
+        lobby.game_create(
+            creator=cast["alice"], variant="classic", players=2, invite=[person.username]
+        )
+    sent = Outbox.objects.filter(kind=OutboxKind.INVITATION).exclude(status="skipped")
+    assert sent.count() == settings.CANASTA_SENDER_MAILS_PER_DAY == 20

@@ -13,7 +13,7 @@ from notifications.models import Outbox, OutboxKind
 from notifications.services.preferences import preference_update
 from tests.accounts.conftest import link_in, mails_to
 from tests.api.helpers import code_of
-from tests.game_fixtures import client_for
+from tests.game_fixtures import PASSWORD, client_for
 
 RESET = "/api/v1/auth/password/reset/"
 CONFIRM = "/api/v1/auth/password/reset/confirm/"
@@ -128,3 +128,17 @@ def test_reset_through_the_pages(cast):
     spent = browser.get(path, follow=True)
     assert "This link does not work" in spent.content.decode()
     assert len(mail.outbox) == 1
+
+
+def test_a_sign_in_through_the_api_spends_a_reset_link_as_a_web_sign_in_does(cast):
+    # Issue 26, item 10: the API's sign-in left the link working.
+    client_for(None).post(RESET, {"email": "alice@example.com"}, format="json")
+    uid, token = _uid_token(mails_to("alice@example.com")[0])
+    signed_in = client_for(None).post(
+        "/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json"
+    )
+    assert signed_in.status_code == 200
+    spent = client_for(None).post(
+        CONFIRM, {"uid": uid, "token": token, "new_password": NEW}, format="json"
+    )
+    assert code_of(spent, 400) == "invalid_token"

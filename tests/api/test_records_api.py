@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from django.test import Client
+
 from games.engine.verify import verify_record
 from games.models import Game, PlayerRating, RatingChange
 from games.services import lobby
@@ -167,3 +169,15 @@ def test_the_archive_lists_finished_matches_mine_or_public(clients, users, priva
     open_to_all = clients["eve"].get("/api/v1/games/archive/", {"scope": "public"}).json()
     assert [row["id"] for row in open_to_all["results"]] == [str(public.pk)]
     assert error_of(clients["eve"].get("/api/v1/games/archive/", {"scope": "all"}), 400)
+
+
+def test_a_profile_does_not_name_a_private_match(clients, confirmed_users, private_game):
+    # Issue 26, item 10: a private match's id is its invitation link.
+    game = play_long_enough(private_game)
+    game_resign(game_id=game.pk, user=user_at(game, 1))
+    [rating] = clients["eve"].get("/api/v1/players/alice/").json()["ratings"]
+    assert [point["game"] for point in rating["history"]] == [None]
+    browser = Client()
+    browser.force_login(confirmed_users["eve"])
+    page = browser.get("/players/alice/").content.decode()
+    assert "Rating after each match" in page and str(game.pk) not in page

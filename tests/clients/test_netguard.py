@@ -117,5 +117,23 @@ def test_a_name_that_turns_private_after_registration_is_refused_at_delivery(
     assert receiver.calls == []
     attempt = WebhookDelivery.objects.get()
     assert not attempt.ok and attempt.status_code is None
-    assert attempt.error.startswith("refused:") and "127.0.0.1" in attempt.error
+    assert attempt.error.startswith("refused:") and "not a public host" in attempt.error
+    assert "127.0.0.1" not in attempt.error  # the owner reads it: no resolver for our network
     assert netguard.address_refusal("127.0.0.1")
+
+
+def test_site_local_ipv6_is_refused_and_a_refusal_does_not_say_what_a_name_resolves_to(
+    monkeypatch, settings
+):
+    # Issue 26, item 10: fec0::/10 was admitted; "vm resolves to 127.0.0.1" answered a
+    # question about the service's own network.
+    settings.CANASTA_WEBHOOKS_ALLOW_PRIVATE = False
+    for url in ("http://[fec0::1]/", "http://[feff::1]/"):
+        with pytest.raises(UnsafeUrl):
+            check_url(url)
+    fake_dns(monkeypatch, {"vm": ["127.0.0.1"], "v6site.example": ["fec0::5"]})
+    for name in ("vm", "v6site.example"):
+        with pytest.raises(UnsafeUrl) as refused:
+            check_url(f"https://{name}/hook")
+        assert "127.0.0.1" not in str(refused.value) and "fec0" not in str(refused.value)
+        assert "not a public host" in str(refused.value)

@@ -124,3 +124,16 @@ def test_token_input_is_validated(clients, settings):
     assert code_of(alice.post("/api/v1/tokens/", {"name": "y"}, format="json"), 400) == (
         "too_many_tokens"
     )
+
+
+def test_no_personal_token_reads_the_account_or_its_export(users):
+    # /me/ holds the address, /me/export/ the token list and webhook URLs (issue 26,
+    # finding 9): the schema's 403 for personal tokens holds for every scope.
+    for scopes in (["read"], ["play"], ["read", "play"]):
+        client = token_client(users["alice"], scopes)
+        for path in ("/api/v1/me/", "/api/v1/me/export/"):
+            assert code_of(client.get(path), 403) == "permission_denied", (scopes, path)
+    account = APIClient()
+    account.credentials(HTTP_AUTHORIZATION=f"Token {users['alice'].api_key}")
+    assert account.get("/api/v1/me/").status_code == 200
+    assert account.get("/api/v1/me/export/").status_code == 200

@@ -112,3 +112,13 @@ def test_html_bodies_escape_what_they_show():
     email = render(kind="email_reply", payload={"subject": "s", "text": "<script>x</script>"})
     assert "<script>" not in email.html
     assert "&lt;script&gt;" in email.html
+
+
+def test_a_url_in_table_talk_is_not_made_a_link_in_the_html_turn_email(table_game):
+    # Issue 26, item 10: the service's own mail made a player's URL a clickable link.
+    payload = turn_payload(game=table_game, table=_table(table_game), seat=0)
+    payload["chat"] = [{"name": "mallory", "text": "free cards at https://evil.example/x?a=1&b=2"}]
+    rendered = render(kind="your_turn", payload=payload)
+    assert "https://evil.example/x" in rendered.text
+    assert 'href="https://evil.example' not in rendered.html
+    assert "https://evil.example/x?a=1&amp;b=2" in rendered.html

@@ -67,7 +67,7 @@ def signup_view(request: HttpRequest) -> HttpResponse:
         except GameError as error:
             form.add_error("email", error.message)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             translation.activate(language)
             messages.success(
                 request,

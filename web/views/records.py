@@ -172,6 +172,7 @@ def profile_view(request: HttpRequest, username: str) -> HttpResponse:
             "history": [
                 {
                     "change": change,
+                    "game_id": profiles.shown_game_id(change),
                     "before": rating_label(change.display_before, change.sigma_before),
                     "after": rating_label(change.display, change.sigma),
                 }

@@ -1,0 +1,168 @@
+"""One limiter for every door that takes a password (docs/accounts.md, "Signing in").
+
+Every sign-in with a password goes through django.contrib.auth.authenticate(): the API's
+`POST /api/v1/auth/token/`, the pages' `/login/`, the browsable API's `/api-auth/login/` and
+the admin's `/admin/login/`. So the limit lives in the authentication backend
+(`LimitedModelBackend`, the only one in AUTHENTICATION_BACKENDS), and every door has it.
+
+Failed sign-ins are counted per account (the username as typed, case-folded) and per client
+address (DRF's get_ident: NUM_PROXIES decides which address), in the shared cache with the
+same atomic counter as the API's rate limits (api.throttles.window_count): after
+CANASTA_SIGNIN_ACCOUNT_FAILURES failures for one account, or CANASTA_SIGNIN_ADDRESS_FAILURES
+from one address, the next attempt waits one minute, and every further failure doubles the
+wait, up to an hour. While it waits, no password is checked (the right one is refused too),
+and the door answers 429 with Retry-After (`signin_limit_middleware`). Failures are forgotten
+a day after the first; a successful sign-in forgets the account's (not the address's).
+Like the other limits, it fails open when the cache is unreachable.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction
+from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import caches
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.decorators import sync_and_async_middleware
+from django.utils.translation import gettext as _
+from rest_framework.throttling import BaseThrottle
+
+from api.errors import error_body
+from api.throttles import cache_outage, window_count
+
+FIRST_WAIT_SECONDS = 60
+LONGEST_WAIT_SECONDS = 3600
+MEMORY_SECONDS = 86400
+WAIT_ATTRIBUTE = "signin_wait"
+
+
+def _limits() -> tuple[int, int]:
+    return (
+        int(getattr(settings, "CANASTA_SIGNIN_ACCOUNT_FAILURES", 10)),
+        int(getattr(settings, "CANASTA_SIGNIN_ADDRESS_FAILURES", 30)),
+    )
+
+
+def _keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
+    account, address = _limits()
+    who = (username or "").strip().casefold()
+    # get_ident reads only the headers and META, which a Django request has as DRF's does.
+    address_of = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
+    return [
+        (f"signin:account:{who}", account),
+        (f"signin:address:{address_of}", address),
+    ]
+
+
+def wait_after(failures: int, limit: int) -> int:
+    """Seconds to wait after the last of `failures` failed sign-ins (0 below the limit)."""
+    if failures < limit:
+        return 0
+    return min(FIRST_WAIT_SECONDS * 2 ** min(failures - limit, 16), LONGEST_WAIT_SECONDS)
+
+
+def signin_wait(request: HttpRequest, username: str, now: float | None = None) -> float:
+    """How long sign-ins for `username` from this request's address must wait (0: none)."""
+    if cache_outage.active():
+        return 0.0
+    now = time.time() if now is None else now
+    cache = caches["default"]
+    longest = 0.0
+    keys = _keys(request, username)
+    try:
+        for key, limit in keys:
+            failures = int(cache.get(f"{key}:n") or 0)
+            if failures >= limit:
+                last = float(cache.get(f"{key}:at") or 0.0)
+                longest = max(longest, last + wait_after(failures, limit) - now)
+    except Exception as error:  # an unreachable cache lets the sign-in through (logged)
+        cache_outage.record_failure(error)
+        return 0.0
+    return max(0.0, longest)
+
+
+def signin_failed(request: HttpRequest, username: str, now: float | None = None) -> None:
+    now = time.time() if now is None else now
+    for key, _limit in _keys(request, username):
+        if window_count(f"{key}:n", MEMORY_SECONDS) is None:
+            return
+        try:
+            caches["default"].set(f"{key}:at", now, timeout=MEMORY_SECONDS)
+        except Exception as error:
+            cache_outage.record_failure(error)
+            return
+
+
+def signin_succeeded(request: HttpRequest, username: str) -> None:
+    account_key = _keys(request, username)[0][0]
+    try:
+        caches["default"].delete_many([f"{account_key}:n", f"{account_key}:at"])
+    except Exception as error:
+        cache_outage.record_failure(error)
+
+
+class LimitedModelBackend(ModelBackend):
+    """Django's ModelBackend behind the sign-in limit."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        if request is None:  # not a door (a management command, a test helper)
+            return super().authenticate(request, username, password, **kwargs)
+        name = username if username is not None else kwargs.get("username") or ""
+        wait = signin_wait(request, name)
+        if wait > 0:
+            setattr(request, WAIT_ATTRIBUTE, wait)
+            # Stops authenticate() here: no password is checked while the door waits.
+            raise PermissionDenied
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is None:
+            signin_failed(request, name)
+        else:
+            signin_succeeded(request, name)
+        return user
+
+
+def _waiting(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    wait = getattr(request, WAIT_ATTRIBUTE, None)
+    if not wait:
+        return response
+    seconds = math.ceil(wait)
+    message = _("Too many failed sign-ins. Please try again in %(minutes)s minutes.") % {
+        "minutes": math.ceil(seconds / 60)
+    }
+    refused: HttpResponse
+    if request.path.startswith("/api/"):
+        refused = JsonResponse(
+            error_body("throttled", message, {"retry_after": seconds}), status=429
+        )
+    else:
+        refused = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    refused["Retry-After"] = str(seconds)
+    return refused
+
+
+@sync_and_async_middleware
+def signin_limit_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[..., Any]:
+    """A door whose sign-in waited answers 429 with Retry-After, whatever it rendered."""
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponseBase:
+            return _waiting(request, await get_response(request))
+
+        return async_middleware
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        return _waiting(request, get_response(request))
+
+    return middleware

@@ -1,0 +1,128 @@
+"""One limiter for every door that takes a password (issue 26, finding 2): the API token,
+the pages' sign-in, the browsable API's and the admin's. Per account and per client
+address, with a wait that doubles; while it waits the right password is refused too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+
+from api.signin import FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS, signin_wait, wait_after
+from tests.game_fixtures import PASSWORD
+
+ACCOUNT_LIMIT = 10
+ADDRESS_LIMIT = 30
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def victim(db) -> Any:
+    return get_user_model().objects.create_user(
+        username="victim", password=PASSWORD, is_staff=True, is_superuser=True
+    )
+
+
+def _api(client: Client, username: str, password: str) -> Any:
+    return client.post(
+        "/api/v1/auth/token/",
+        {"username": username, "password": password},
+        content_type="application/json",
+        REMOTE_ADDR=client.address,
+    )
+
+
+def _page(path: str) -> Any:
+    def sign_in(client: Client, username: str, password: str) -> Any:
+        return client.post(
+            path, {"username": username, "password": password}, REMOTE_ADDR=client.address
+        )
+
+    return sign_in
+
+
+DOORS = {
+    "api_token": (_api, 200),
+    "login_page": (_page("/login/"), 302),
+    "browsable_api_login": (_page("/api-auth/login/"), 302),
+    "admin_login": (_page("/admin/login/"), 302),
+}
+
+
+def _client(address: str = "203.0.113.7") -> Client:
+    client = Client()
+    client.address = address  # type: ignore[attr-defined]
+    return client
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+def test_each_door_stops_guessing_one_account_and_refuses_even_the_right_password(victim, door):
+    sign_in, success = DOORS[door]
+    guesser = _client()
+    for attempt in range(ACCOUNT_LIMIT):
+        response = sign_in(guesser, "victim", f"wrong-{attempt}")
+        assert response.status_code in (200, 400), (attempt, response.status_code)
+    refused = sign_in(guesser, "victim", PASSWORD)
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) == FIRST_WAIT_SECONDS
+    # The account waits for every address (a guesser changes addresses too) ...
+    assert sign_in(_client("198.51.100.9"), "victim", PASSWORD).status_code == 429
+    # ... and another account is not concerned.
+    get_user_model().objects.create_user(username="other", password=PASSWORD, is_staff=True)
+    assert sign_in(_client("198.51.100.9"), "other", PASSWORD).status_code == success
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+def test_each_door_stops_one_address_guessing_many_accounts(victim, door):
+    sign_in, success = DOORS[door]
+    spray = _client()
+    for attempt in range(ADDRESS_LIMIT):
+        sign_in(spray, f"nobody{attempt % 25}", "wrong")
+    assert sign_in(spray, "victim", PASSWORD).status_code == 429
+    assert sign_in(_client("198.51.100.9"), "victim", PASSWORD).status_code == success
+
+
+def test_the_doors_share_one_count(victim):
+    doors = [sign_in for sign_in, _ in DOORS.values()]
+    guesser = _client()
+    for attempt in range(ACCOUNT_LIMIT):
+        doors[attempt % len(doors)](guesser, "Victim", "wrong")  # any case of the name
+    assert all(sign_in(guesser, "victim", PASSWORD).status_code == 429 for sign_in in doors)
+
+
+def test_the_api_refusal_has_the_error_shape(victim):
+    guesser = _client()
+    for _ in range(ACCOUNT_LIMIT):
+        _api(guesser, "victim", "wrong")
+    body = _api(guesser, "victim", PASSWORD).json()
+    assert body["error"]["code"] == "throttled"
+    assert body["error"]["details"] == {"retry_after": FIRST_WAIT_SECONDS}
+
+
+def test_the_wait_doubles_with_every_further_failure_up_to_an_hour(victim, monkeypatch):
+    assert [wait_after(n, 10) for n in (9, 10, 11, 12, 20)] == [0, 60, 120, 240, 3600]
+    assert wait_after(10_000, 10) == LONGEST_WAIT_SECONDS
+    clock = {"now": 1_000_000.0}
+    monkeypatch.setattr("api.signin.time.time", lambda: clock["now"])
+    guesser = _client()
+    for _ in range(ACCOUNT_LIMIT):
+        _api(guesser, "victim", "wrong")
+    request = RequestFactory().post("/login/", REMOTE_ADDR=guesser.address)
+    assert signin_wait(request, "victim", clock["now"]) == FIRST_WAIT_SECONDS
+    clock["now"] += FIRST_WAIT_SECONDS + 1  # the wait is over: one more guess
+    assert _api(guesser, "victim", "wrong").status_code == 400
+    assert _api(guesser, "victim", PASSWORD).status_code == 429
+    assert signin_wait(request, "victim", clock["now"]) == 2 * FIRST_WAIT_SECONDS
+    clock["now"] += 2 * FIRST_WAIT_SECONDS + 1
+    assert _api(guesser, "victim", PASSWORD).status_code == 200  # and the count is forgotten
+    assert signin_wait(request, "victim", clock["now"]) == 0
