@@ -74,3 +74,13 @@ def test_a_two_player_winner_is_addressed_as_a_person(users, lang: str, won: str
     )
     assert won in over.text
     assert "Team" not in over.text and "lið" not in over.text.split("\n\n")[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "wrong"), [("de", "das selbe Passwort"), ("is", "ekki broddstafir")]
+)
+def test_the_signup_help_says_what_is_accepted(client, lang: str, wrong: str) -> None:
+    page = client.get("/signup/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert wrong not in page
+    assert "Guðrún" in page
