@@ -228,12 +228,18 @@ def _turn(
     }
 
 
+def my_side_name(game: Game) -> str:
+    """The reader's side in a sentence: "your side", or "you" where every player is a side of
+    their own (two players have no team: "Ihr Team" would read wrong)."""
+    return _("you") if game.players == game.sides else _("your side")
+
+
 def side_names(game: Game, names: Mapping[int, str], me: int | None) -> list[str]:
     my_side = me % game.sides if me is not None else None
     out = []
     for side in range(game.sides):
         if side == my_side:
-            out.append(_("your side"))
+            out.append(my_side_name(game))
         else:
             members = [s for s in range(game.players) if s % game.sides == side]
             out.append(_side_label(members, names, me))

@@ -84,3 +84,15 @@ def test_the_signup_help_says_what_is_accepted(client, lang: str, wrong: str) ->
     page = client.get("/signup/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert wrong not in page
     assert "Guðrún" in page
+
+
+@pytest.mark.parametrize(("players", "de", "is_"), [(2, "Sie", "þú"), (4, "Ihr Team", "þitt lið")])
+def test_the_readers_side_is_a_team_only_with_partners(players: int, de: str, is_: str) -> None:
+    from games.models import Game
+    from web.presenters import my_side_name
+
+    game = Game(variant="classic", players=players)
+    with translation.override("de"):
+        assert my_side_name(game) == de
+    with translation.override("is"):
+        assert my_side_name(game) == is_
