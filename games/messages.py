@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The one place card codes become words for people. games/display.py (helper i18nmail) will
 # hold the per-language card names: repoint this import there when it is merged.
+from games import l10n
 from games.mail.text import card_label
 from games.services.errors import ErrorKind, GameError
 
@@ -713,6 +714,8 @@ def _parts(match: re.Match[str], variant: str) -> dict[str, Any]:
             parts["rank"] = rank_text(value)
         elif name == "sizes":
             parts["sizes_text"] = _sizes_text(value)
+        elif value.isdigit():
+            parts[name] = l10n.number(int(value))  # "1.500 Punkte" in German (games/l10n.py)
         else:
             parts[name] = value
     return parts

@@ -222,13 +222,17 @@ def _status(game: Game, seat: int) -> list[str]:
     ]
 
 
-def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[str]:
+def _received(
+    moves: Sequence[Move], seat: int, variant: str, lang: str, kind: str = "draw"
+) -> list[str]:
+    """The cards ``seat`` got by its ``kind`` events ("draw" from the stock, "pickup" of the
+    discard pile), as labels."""
     cards: list[str] = []
     for move in moves:
         if move.seat != seat:
             continue
         for event in move.events:
-            if event.get("type") == "draw" and event.get("seat") == seat:
+            if event.get("type") == kind and event.get("seat") == seat:
                 cards += [display.card_label(c, variant, lang) for c in event.get("cards") or []]
     return cards
 
@@ -241,9 +245,14 @@ def _applied(
     moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
     done = "; ".join(format_action(a, game.variant, lang) for a in actions)
     paragraphs = [_("Applied: %(commands)s.") % {"commands": done}]
-    drawn = _drawn(moves[: len(actions)], seat, game.variant, lang)
+    own = moves[: len(actions)]
+    drawn = _received(own, seat, game.variant, lang)
     if drawn:
         paragraphs.append(_("You drew %(cards)s.") % {"cards": " ".join(drawn)})
+    taken = _received(own, seat, game.variant, lang, "pickup")
+    if taken:
+        # The pile's cards, so the player knows their hand without opening the game.
+        paragraphs.append(_("You took the discard pile: %(cards)s.") % {"cards": " ".join(taken)})
     for move in moves:
         for event in move.events:
             if event.get("type") == "hand_result":

@@ -76,3 +76,15 @@ def test_vacation_replies_are_recognised_by_their_words(text: str) -> None:
 @pytest.mark.parametrize("text", ["ziehen\nich bin ab Montag im Urlaub", "Danke!", "", "hjálp"])
 def test_a_reply_with_a_command_or_without_vacation_words_is_not_one(text: str) -> None:
     assert not is_out_of_office(extract_reply_text(text))
+
+
+def test_the_answer_to_a_take_lists_the_piles_cards() -> None:
+    from games.models import Move
+    from mailplay.services.play import _received
+
+    moves = [
+        Move(seat=0, events=[{"type": "pickup", "seat": 0, "cards": ["7H", "QD", "KS"]}]),
+        Move(seat=1, events=[{"type": "pickup", "seat": 1, "cards": ["4C"]}]),
+    ]
+    assert _received(moves, 0, "classic", "de", "pickup") == ["7♥", "D♦", "K♠"]
+    assert _received(moves, 0, "classic", "de") == []

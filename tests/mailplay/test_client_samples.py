@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from games import display
 from games.models import Move
 from notifications.models import NotificationPreference
+from tests.game_fixtures import current_table
 from tests.mailplay.conftest import deliver, mails_to, receive
 from tests.mailplay.helpers import sample
 
@@ -167,3 +169,22 @@ def test_a_vacation_subject_marks_an_auto_reply(game: Any) -> None:
         },
     )
     assert "ignored: auto_reply_subject" in receive(raw)
+
+
+@pytest.mark.usefixtures("german")
+def test_a_resent_reply_is_told_the_move_was_already_played(game: Any) -> None:
+    """GMX resends with a new Message-ID: nothing is played twice, and the answer says this
+    move was played already (not that the email answers "an earlier turn")."""
+    turn = _turn_mail()
+    card = display.typed_card(current_table(game).hands[0][0], "classic", "de")
+    whole_turn = f"Karte ziehen\r\n{card} abwerfen".encode()
+    first = _as_alice(
+        "050-gmx-verb-last-lg-alice.eml", turn.reply_to[0], {b"Karte ziehen": whole_turn}
+    )
+    assert "processed: applied" in receive(first)
+    assert Move.objects.filter(game=game).count() == 2
+    again = first.replace(b"<trinity-5a1b@3c-app-gmx-bs01>", b"<trinity-5a1c@3c-app-gmx-bs01>")
+    assert "refused: earlier_turn" in receive(again)
+    assert Move.objects.filter(game=game).count() == 2
+    answer = _turn_mail()
+    assert "bereits gespielt" in answer.body
