@@ -96,3 +96,27 @@ def test_the_readers_side_is_a_team_only_with_partners(players: int, de: str, is
         assert my_side_name(game) == de
     with translation.override("is"):
         assert my_side_name(game) == is_
+
+
+@pytest.mark.parametrize(
+    ("lang", "scored", "unscored"),
+    [
+        ("de", "Runde 1: Ihr Team 135, klaus & jorg 1.425", "Runde 2 endete ohne Wertung."),
+        ("is", "Umferð 1: Þitt lið 135, klaus & jorg 1.425", "Umferð 2 lauk án stiga."),
+    ],
+)
+def test_earlier_hands_name_the_sides_and_say_when_a_hand_has_no_score(
+    lang: str, scored: str, unscored: str
+) -> None:
+    from notifications.services.summaries import earlier_hands_paragraphs
+
+    payload = {
+        "game": {"players": 4},
+        "seat": 0,
+        "names": ["hilde", "klaus", "gudrun", "jorg"],
+        "totals": [135, 1425],
+        "earlier_hands": [{"hand": 1, "scores": [135, 1425]}, {"hand": 2, "scores": []}],
+    }
+    with translation.override(lang):
+        lines = earlier_hands_paragraphs(payload)
+    assert lines[1:] == [scored, unscored]
