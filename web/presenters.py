@@ -143,6 +143,8 @@ def _sides(
                 "number": side,
                 "label": _side_label(members, names, me),
                 "is_mine": side == my_side,
+                # Every player a side of their own (two or three players): no team to name.
+                "alone": len(members) == 1,
                 "score": score,
                 "minimum": minimum,
                 "melds": built,
@@ -404,6 +406,8 @@ def _options(game: Game) -> list[tuple[str, Any]]:
     rules = engine.get_rules(game.variant)
     out = []
     for option in rules.options:
+        if option.name == "ask_partner" and game.players < 4:
+            continue  # nobody to ask: two and three players have no partner
         value = game.options.get(option.name, option.default)
         if isinstance(value, bool):
             shown_value = _("yes") if value else _("no")

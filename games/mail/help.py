@@ -56,7 +56,7 @@ def _cards_explained(variant: str, lang: str) -> str:
     }
 
 
-def _rows(variant: str, lang: str) -> list[str]:
+def _rows(variant: str, lang: str, partners: bool = True) -> list[str]:
     def cmd(action: dict[str, Any]) -> str:
         return format_action(action, variant, lang)
 
@@ -100,8 +100,15 @@ def _rows(variant: str, lang: str) -> list[str]:
     return [
         *rows,
         _row(cmd({"type": "discard", "card": "9C"}), _("discard, ending your turn")),
-        _row(w["ask"], _('ask your partner "may I go out?"')),
-        _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')),
+        # Only where there are partners: a two- or three-player table has nobody to ask.
+        *(
+            [
+                _row(w["ask"], _('ask your partner "may I go out?"')),
+                _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')),
+            ]
+            if partners
+            else []
+        ),
         _row(w["status"], _("send me the table again")),
         _row(w["help"], _("send me this help")),
         _row(w["resign"], _("resign the game")),
@@ -109,8 +116,9 @@ def _rows(variant: str, lang: str) -> list[str]:
     ]
 
 
-def help_text(variant: str = "classic", lang: str | None = None) -> str:
-    """The plain-text help of the command language in ``lang`` (default: the active one)."""
+def help_text(variant: str = "classic", lang: str | None = None, partners: bool = True) -> str:
+    """The plain-text help of the command language in ``lang`` (default: the active one);
+    ``partners``: the table has partnerships (four players or more), so "ask" is offered."""
     lang = display.language_code(lang or translation.get_language())
     with translation.override(lang):
         example = "; ".join(
@@ -133,7 +141,7 @@ def help_text(variant: str = "classic", lang: str | None = None) -> str:
                 else []
             ),
             "",
-            *_rows(variant, lang),
+            *_rows(variant, lang, partners),
             "",
             _("Example: %(commands)s") % {"commands": example},
             _("Quoted text and your signature are ignored; any other line must be a command."),

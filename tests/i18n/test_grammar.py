@@ -120,3 +120,16 @@ def test_earlier_hands_name_the_sides_and_say_when_a_hand_has_no_score(
     with translation.override(lang):
         lines = earlier_hands_paragraphs(payload)
     assert lines[1:] == [scored, unscored]
+
+
+@pytest.mark.django_db
+def test_a_two_player_game_page_offers_no_partner(users, browser_for) -> None:
+    game = lobby.game_create(
+        creator=users["alice"],
+        variant="classic",
+        players=2,
+        options={"seating": "invitation", "ask_partner": True},
+    )
+    lobby.game_join(game_id=game.pk, user=users["bob"])
+    page = browser_for("alice", language="de").get(f"/games/{game.pk}/").content.decode()
+    assert "Partner" not in page and "Ihr Team" not in page

@@ -88,3 +88,11 @@ def test_the_answer_to_a_take_lists_the_piles_cards() -> None:
     ]
     assert _received(moves, 0, "classic", "de", "pickup") == ["7♥", "D♦", "K♠"]
     assert _received(moves, 0, "classic", "de") == []
+
+
+def test_the_help_offers_asking_a_partner_only_with_partners() -> None:
+    from games.mail.help import help_text
+
+    assert "Partner" in help_text("classic", "de", partners=True)
+    assert "Partner" not in help_text("classic", "de", partners=False)
+    assert "fragen" not in help_text("classic", "de", partners=False)
