@@ -282,11 +282,15 @@ def _result(game: Game, names: Mapping[int, str], me: int | None) -> str:
         return _("The match is over: %(reason)s; nobody won.") % {"reason": reason}
     members = [s for s in range(game.players) if s % game.sides == game.winner_side]
     if me is not None and me % game.sides == game.winner_side:
+        if len(members) == 1:
+            return _("The match is over (%(reason)s): you won!") % {"reason": reason}
         return _("The match is over (%(reason)s): your side won!") % {"reason": reason}
-    return _("The match is over (%(reason)s): %(side)s won.") % {
-        "reason": reason,
-        "side": _side_label(members, names, me),
-    }
+    # The verb agrees with the winners: "Hildegard hat gewonnen", "Hildegard & Klaus haben".
+    return ngettext(
+        "The match is over (%(reason)s): %(side)s won.",
+        "The match is over (%(reason)s): %(side)s won.",
+        len(members),
+    ) % {"reason": reason, "side": _side_label(members, names, me)}
 
 
 def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> dict[str, Any]:

@@ -133,3 +133,26 @@ def test_a_two_player_game_page_offers_no_partner(users, browser_for) -> None:
     lobby.game_join(game_id=game.pk, user=users["bob"])
     page = browser_for("alice", language="de").get(f"/games/{game.pk}/").content.decode()
     assert "Partner" not in page and "Ihr Team" not in page
+
+
+@pytest.mark.parametrize(
+    ("members", "lang", "end"),
+    [
+        (1, "de", "alice hat gewonnen."),
+        (2, "de", "alice & bob haben gewonnen."),
+        (2, "is", "alice & bob unnu."),
+    ],
+)
+def test_the_match_over_line_agrees_with_the_number_of_winners(
+    members: int, lang: str, end: str
+) -> None:
+    from django.utils.translation import ngettext
+
+    side = "alice" if members == 1 else "alice & bob"
+    with translation.override(lang):
+        text = ngettext(
+            "The match is over (%(reason)s): %(side)s won.",
+            "The match is over (%(reason)s): %(side)s won.",
+            members,
+        ) % {"reason": "x", "side": side}
+    assert text.endswith(end)
