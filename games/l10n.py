@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
+from typing import Literal
 
 from babel import Locale
 from babel.dates import format_datetime, format_timedelta
@@ -102,6 +103,9 @@ def clock(when: datetime, lang: str | None = None, zone: tzinfo | None = None) -
     return format_datetime(local, _skeleton(code, "Hm"), tzinfo=local.tzinfo, locale=code)
 
 
+Unit = Literal["day", "hour", "minute"]
+
+
 def duration(span: timedelta, lang: str | None = None) -> str:
     """A span in its two largest units: "2 days and 23 hours", "2 Tage und 23 Stunden",
     "2 dagar og 23 klukkustundir"; "5 minutes"; under a minute "1 minute"."""
@@ -109,7 +113,7 @@ def duration(span: timedelta, lang: str | None = None) -> str:
     minutes = max(1, int(span.total_seconds()) // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    units: list[tuple[int, Unit]] = [(days, "day"), (hours, "hour"), (minutes, "minute")]
     parts = [(n, unit) for n, unit in units if n]
     first = next(i for i, (n, _unit) in enumerate(units) if n)
     # Two units at most, and only adjacent ones: "2 days and 23 hours", never "2 days and

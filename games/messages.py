@@ -26,6 +26,7 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext_lazy as _
 
+from games import l10n
 from games.engine.errors import REASONS
 from games.refusals import cards_text, rank_text, refusal_text
 from games.services.errors import ErrorKind, GameError
@@ -372,7 +373,11 @@ GENERAL_BY_CODE = {
 
 
 def _parts(match: re.Match[str]) -> dict[str, Any]:
-    return {name: value or "" for name, value in match.groupdict().items()}
+    # Figures as the reader writes them: "1.500 Punkte" in German (games/l10n.py).
+    return {
+        name: l10n.number(int(value)) if value and value.isdigit() else value or ""
+        for name, value in match.groupdict().items()
+    }
 
 
 def _sentence(message: str) -> str:

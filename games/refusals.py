@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games import l10n
 from games.engine.errors import REASONS, english_params
 
 # The one place card codes become words for people.
@@ -65,7 +66,11 @@ def alternatives_text(values: Sequence[Any]) -> str:
 
 def _words(params: Params, variant: str) -> dict[str, Any]:
     """The parameters as people read them."""
-    words: dict[str, Any] = dict(params)
+    # Figures as the reader writes them ("1.500" in German, games/l10n.py).
+    words: dict[str, Any] = {
+        key: l10n.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        for key, value in params.items()
+    }
     if "cards" in params:
         words["cards"] = cards_text(params["cards"], variant)
     if "card" in params:

@@ -22,6 +22,17 @@ RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 _AUTO_PRECEDENCE = frozenset({"bulk", "junk", "list", "auto_reply", "auto-reply"})
 _AUTO_HEADERS = ("X-Autoreply", "X-Autorespond", "X-AutoReply-From", "X-Mail-Autoreply")
 _DAEMONS = frozenset({"mailer-daemon", "postmaster"})
+# Subjects vacation replies are given by mail programs and Outlook rules that set no header:
+# English, German, Icelandic (and the French of Exchange).
+_AUTO_SUBJECT = re.compile(
+    r"""^\s*(?:
+        automatic\s+reply | auto[\s-]?reply | autoreply | out\s+of\s+(?:the\s+)?office
+      | automatische\s+antwort | abwesend | abwesenheit\w* | urlaubs?(?:notiz|antwort)
+      | sjálfvirkt\s+svar | fjarverandi | í\s+fríi
+      | réponse\s+automatique | absence
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
 _MESSAGE_ID = re.compile(r"<[^<>\s]{1,250}>")
 
 
@@ -142,6 +153,8 @@ def automatic_reason(message: Message, envelope_sender: str | None = None) -> st
     address = sender(message) or ""
     if address.partition("@")[0] in _DAEMONS:
         return "bounce"
+    if _AUTO_SUBJECT.match(header(message, "Subject")):
+        return "auto_reply_subject"
     return None
 
 

@@ -28,7 +28,7 @@ from games.mail.formatting import word
 from games.mail.text import game_line, render_table_html, render_table_text, table_line
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
-from notifications.sheetmail import hands_text, sheet_html, sheet_text, side_labels
+from notifications.sheetmail import hands_text, payload_side_labels, sheet_html, sheet_text
 
 
 @dataclass
@@ -252,7 +252,7 @@ def _hand_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     event = payload.get("hand_result") or {}
     result = event.get("result") or {}
     values = {"hand": event.get("hand"), "game": _game_line(game)}
-    labels = _side_labels(payload)
+    labels = payload_side_labels(payload)
     lines = [_("Hand %(hand)s of %(game)s is over.") % values]
     if result.get("scores"):
         scores = _totals(result["scores"], labels)
@@ -291,7 +291,7 @@ def _outcome(payload: dict[str, Any], labels: Sequence[str]) -> str:
 
 def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     game = payload["game"]
-    labels = _side_labels(payload)
+    labels = payload_side_labels(payload)
     values = {"game": _game_line(game), "outcome": _outcome(payload, labels)}
     return _Parts(
         _("Match over: %(game)s") % values,
@@ -305,19 +305,12 @@ def _match_over(payload: dict[str, Any], reply_to: str | None) -> _Parts:
     )
 
 
-def _side_labels(payload: dict[str, Any]) -> list[str]:
-    game = payload.get("game") or {}
-    sides = len(payload.get("totals") or []) or 2
-    names = list(payload.get("names") or [])
-    return side_labels(names, payload.get("seat"), sides, int(game.get("players") or len(names)))
-
-
 def _sheet(payload: dict[str, Any]) -> tuple[str, str] | None:
     """The score sheet of hand_over and match_over (notifications/sheetmail.py)."""
     sheet = payload.get("sheet")
     if not isinstance(sheet, dict):
         return None
-    labels = _side_labels(payload)
+    labels = payload_side_labels(payload)
     names = list(payload.get("names") or [])
     return sheet_text(sheet, labels, names), sheet_html(sheet, labels, names)
 

@@ -45,6 +45,14 @@ def side_labels(names: Sequence[str], seat: int | None, sides: int, players: int
     return out
 
 
+def payload_side_labels(payload: Mapping[str, Any]) -> list[str]:
+    """The side names of a hand-over or match-over payload, for its recipient."""
+    game = payload.get("game") or {}
+    sides = len(payload.get("totals") or []) or 2
+    names = list(payload.get("names") or [])
+    return side_labels(names, payload.get("seat"), sides, int(game.get("players") or len(names)))
+
+
 def _signed(points: int) -> str:
     return l10n.signed(points)
 

@@ -141,6 +141,18 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's own help texts read wrong in German ("das selbe Passwort") and Icelandic
+        # (says "no accented letters", then accepts "Guðrún"): ours say what is accepted.
+        self.fields["username"].help_text = gettext_lazy(
+            "Up to 150 characters: letters (also with accents, like “Guðrún” or “Jörg”), "
+            "digits and @ . + - _"
+        )
+        self.fields["password2"].help_text = gettext_lazy(
+            "Enter the same password again, to check it."
+        )
+
     def clean_language(self) -> str:
         # Left out (an old form, a script): the language the page was shown in.
         return self.cleaned_data.get("language") or (get_language() or "en").split("-")[0]

@@ -150,6 +150,8 @@ def _sides(
                 "number": side,
                 "label": _side_label(members, names, me),
                 "is_mine": side == my_side,
+                # Every player a side of their own (two or three players): no team to name.
+                "alone": len(members) == 1,
                 "score": score,
                 "minimum": minimum,
                 "melds": built,
@@ -235,12 +237,18 @@ def _turn(
     }
 
 
+def my_side_name(game: Game) -> str:
+    """The reader's side in a sentence: "your side", or "you" where every player is a side of
+    their own (two players have no team: "Ihr Team" would read wrong)."""
+    return _("you") if game.players == game.sides else _("your side")
+
+
 def side_names(game: Game, names: Mapping[int, str], me: int | None) -> list[str]:
     my_side = me % game.sides if me is not None else None
     out = []
     for side in range(game.sides):
         if side == my_side:
-            out.append(_("your side"))
+            out.append(my_side_name(game))
         else:
             members = [s for s in range(game.players) if s % game.sides == side]
             out.append(_side_label(members, names, me))
@@ -281,11 +289,15 @@ def _result(game: Game, names: Mapping[int, str], me: int | None) -> str:
         return _("The match is over: %(reason)s; nobody won.") % {"reason": reason}
     members = [s for s in range(game.players) if s % game.sides == game.winner_side]
     if me is not None and me % game.sides == game.winner_side:
+        if len(members) == 1:
+            return _("The match is over (%(reason)s): you won!") % {"reason": reason}
         return _("The match is over (%(reason)s): your side won!") % {"reason": reason}
-    return _("The match is over (%(reason)s): %(side)s won.") % {
-        "reason": reason,
-        "side": _side_label(members, names, me),
-    }
+    # The verb agrees with the winners: "Hildegard hat gewonnen", "Hildegard & Klaus haben".
+    return ngettext(
+        "The match is over (%(reason)s): %(side)s won.",
+        "The match is over (%(reason)s): %(side)s won.",
+        len(members),
+    ) % {"reason": reason, "side": _side_label(members, names, me)}
 
 
 def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> dict[str, Any]:
@@ -418,6 +430,8 @@ def _options(game: Game) -> list[tuple[str, Any]]:
     rules = engine.get_rules(game.variant)
     out = []
     for option in rules.options:
+        if option.name == "ask_partner" and game.players < 4:
+            continue  # nobody to ask: two and three players have no partner
         value = game.options.get(option.name, option.default)
         if isinstance(value, bool):
             shown_value = _("yes") if value else _("no")

@@ -134,10 +134,10 @@ def sheet_context(
 ) -> dict[str, Any]:
     """What the score sheet template draws for ``sheet``; ``me``: the reader's seat."""
     variant = sheet.variant
-    mine = _("your side")
-    # "your side" starts a heading with a capital; players' names stay as they are.
+    mine = (_("your side"), _("you"))
+    # "your side" / "you" start a heading with a capital; players' names stay as they are.
     side_labels = [
-        label[:1].upper() + label[1:] if label == mine else label for label in side_labels
+        label[:1].upper() + label[1:] if label in mine else label for label in side_labels
     ]
     if sheet.went_out is not None and sheet.went_out == me:
         how = _("You went out concealed.") if sheet.concealed else _("You went out.")

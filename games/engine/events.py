@@ -105,3 +105,14 @@ def cards_drawn(events: Iterable[Mapping[str, Any]], seat: int | None = None) ->
         if event.get("type") == "draw" and (seat is None or event.get("seat") == seat)
         for card in event.get("cards") or ()
     ]
+
+
+def cards_taken(events: Iterable[Mapping[str, Any]], seat: int | None = None) -> list[str]:
+    """The discard pile's cards taken in ``events`` (by ``seat``, when given), bottom first:
+    everyone at the table sees them."""
+    return [
+        card
+        for event in events
+        if event.get("type") == "pickup" and (seat is None or event.get("seat") == seat)
+        for card in event.get("cards") or ()
+    ]

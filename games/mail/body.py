@@ -75,6 +75,12 @@ _HEADER_NEXT = re.compile(
     r"předmět|lähetetty|vastaanottaja|aihe|kopie|kopia)\s*:",
     re.I,
 )
+# A header block that starts with its date (GMX, WEB.DE, T-Online: "Gesendet: ...").
+_HEADER_DATE_FIRST = re.compile(
+    r"^\*?\s*(?:gesendet|sent|date|datum|envoyé|enviado|verzonden|sendt|skickat|dagsetning)"
+    r"\s*:\*?\s*\S",
+    re.I,
+)
 _ON_START = re.compile(
     r"^(?:on|le|am|el|il|op|em|den|þann|thann|w\s+dniu|dne|kello|il\s+giorno)\s", re.I
 )
@@ -132,9 +138,15 @@ def _generic_attribution(lines: list[str], i: int) -> int:
 
 
 def _is_header_block(lines: list[str], i: int) -> bool:
-    return bool(_HEADER_FROM.match(lines[i].strip())) and any(
-        _HEADER_NEXT.match(following.strip()) for following in lines[i + 1 : i + 6]
-    )
+    """Outlook's "Von: / Gesendet: / An:" block, or GMX's and WEB.DE's, which begins with the
+    date ("Gesendet: Dienstag, 01. Dezember 2026 um 14:52 Uhr" then "Von: ...")."""
+    line = lines[i].strip()
+    following = [f.strip() for f in lines[i + 1 : i + 6]]
+    if _HEADER_FROM.match(line):
+        return any(_HEADER_NEXT.match(f) for f in following)
+    if _HEADER_DATE_FIRST.match(line):
+        return any(_HEADER_FROM.match(f) for f in following[:3])
+    return False
 
 
 def _own_lines(lines: list[str]) -> list[str]:
@@ -187,7 +199,7 @@ _CLOSING = re.compile(
     r"""^(?:
         (?:viele|liebe|beste|herzliche|freundliche|schöne)\s+grü(?:ß|ss)e
       | mit\s+freundlichen\s+grü(?:ß|ss)en | grü(?:ß|ss)e | gru(?:ß|ss) | lg | vg | mfg | bg
-      | danke(?:\s+schön)? | ciao | tschüss
+      | danke(?:\s+schön)? | (?:vielen|herzlichen|besten)\s+dank | ciao | tschüss
       | best(?:\s+regards|\s+wishes)? | (?:kind\s+|warm\s+)?regards | cheers | thanks
       | thank\s+you | thx | ta
       | kveðja | kær\s+kveðja | bestu\s+kveðjur | með\s+kveðju | takk(?:\s+fyrir)?
@@ -199,8 +211,6 @@ _CLOSING = re.compile(
     )\b[\s,.!]*(?:\S.*)?$""",
     re.IGNORECASE | re.VERBOSE,
 )
-_MAX_SIGNATURE_LINES = 5
-_MAX_SIGNATURE_WIDTH = 72
 # A card with a number ("9c", "10 ♥", "7h"): a line holding one is never a signature.
 _CARD_LIKE = re.compile(r"(?<![\w+])(?:10|[2-9])\s?(?:[a-z]{1,2}\b|[♠♥♦♣♤♡♢♧❤])|[♠♥♦♣🃏]", re.I)
 
@@ -246,22 +256,45 @@ def _command_words() -> frozenset[str]:
     return frozenset(out)
 
 
+# What a vacation reply says, in English, German and Icelandic.
+_OUT_OF_OFFICE = re.compile(
+    r"""\b(?:
+        out\s+of\s+(?:the\s+)?office | automatic\s+reply | auto[\s-]?reply
+      | i(?:\s+am|'m)\s+(?:away|on\s+(?:vacation|holiday|leave)|out\s+of\s+office)
+      | abwesenheitsnotiz | automatische\s+antwort | abwesend | nicht\s+im\s+büro
+      | außer\s+haus | im\s+urlaub | nicht\s+erreichbar
+      | sjálfvirkt\s+svar | fjarverandi | í\s+(?:sumar)?fríi | ekki\s+við\s+(?:á|til)
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def is_out_of_office(text: str) -> bool:
+    """A vacation reply by its words ("Ich bin bis 12.12. nicht im Büro", "Ég er í fríi",
+    "I am out of the office"), for auto-replies that carry no auto-reply header: no line of
+    it looks like a command, and one says the writer is away."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or any(looks_like_command(line) for line in lines):
+        return False
+    return any(_OUT_OF_OFFICE.search(line) for line in lines)
+
+
 def drop_signature(lines: list[str]) -> list[str]:
     """Without the closing lines after the last command ("Viele Grüße\nJörg", "Best regards,
-    / Alice", "Kveðja, / Jón", "Thanks partner!\nBob" after a blank line).
+    / Alice", "Kveðja, / Jón", "Thanks partner!\nBob" after a blank line), however long: a
+    company signature with its disclaimer (Outlook adds no "-- ") goes too.
 
-    Only after at least one command, only a short block (`_MAX_SIGNATURE_LINES` lines at
-    most, none wider than `_MAX_SIGNATURE_WIDTH`), and never a line that looks like a command
-    (`looks_like_command`): a mistake among the commands is refused, never dropped.
+    Only after at least one command, only what starts with a closing or after a blank line,
+    and never a line that looks like a command (`looks_like_command`: a verb first, a German
+    verb last, a card): the block holds none by construction, since it starts after the last
+    such line. A mistake among the commands is refused, never dropped.
     """
     commands = [i for i, line in enumerate(lines) if line.strip() and looks_like_command(line)]
     if not commands:
         return lines
     tail = lines[commands[-1] + 1 :]
     shown = [line for line in tail if line.strip()]
-    if not shown or len(shown) > _MAX_SIGNATURE_LINES:
-        return lines
-    if any(len(line.strip()) > _MAX_SIGNATURE_WIDTH for line in shown):
+    if not shown:
         return lines
     after_blank = not tail[0].strip()
     if after_blank or _CLOSING.match(shown[0].strip()):

@@ -57,7 +57,7 @@ def _cards_explained(variant: str, lang: str) -> str:
     }
 
 
-def _rows(variant: str, lang: str) -> list[str]:
+def _rows(variant: str, lang: str, partners: bool = True) -> list[str]:
     def cmd(action: dict[str, Any]) -> str:
         return format_action(action, variant, lang)
 
@@ -101,8 +101,15 @@ def _rows(variant: str, lang: str) -> list[str]:
     return [
         *rows,
         _row(cmd({"type": "discard", "card": "9C"}), _("discard, ending your turn")),
-        _row(w["ask"], _('ask your partner "may I go out?"')),
-        _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')),
+        # Only where there are partners: a two- or three-player table has nobody to ask.
+        *(
+            [
+                _row(w["ask"], _('ask your partner "may I go out?"')),
+                _row(f"{w['yes']} / {w['no']}", _('answer your partner\'s "may I go out?"')),
+            ]
+            if partners
+            else []
+        ),
         _row(w["status"], _("send me the table again")),
         _row(w["help"], _("send me this help")),
         _row(w["resign"], _("resign the game")),
@@ -110,15 +117,16 @@ def _rows(variant: str, lang: str) -> list[str]:
     ]
 
 
-def help_text(variant: str = "classic", lang: str | None = None) -> str:
-    """The plain-text help of the command language in ``lang`` (default: the active one)."""
-    return _help_text(variant, display.language_code(lang or translation.get_language()))
+def help_text(variant: str = "classic", lang: str | None = None, partners: bool = True) -> str:
+    """The plain-text help of the command language in ``lang`` (default: the active one);
+    ``partners``: the table has partnerships (four players or more), so "ask" is offered."""
+    return _help_text(variant, display.language_code(lang or translation.get_language()), partners)
 
 
-# Built once per variant and language: every turn email carries it twice (text and HTML), and
-# it depends on nothing else (the catalogues are loaded once per process).
-@functools.lru_cache(maxsize=32)
-def _help_text(variant: str, lang: str) -> str:
+# Built once per variant, language and table shape: every turn email carries it twice (text and
+# HTML), and it depends on nothing else (the catalogues are loaded once per process).
+@functools.lru_cache(maxsize=64)
+def _help_text(variant: str, lang: str, partners: bool) -> str:
     with translation.override(lang):
         example = "; ".join(
             [
@@ -140,7 +148,7 @@ def _help_text(variant: str, lang: str) -> str:
                 else []
             ),
             "",
-            *_rows(variant, lang),
+            *_rows(variant, lang, partners),
             "",
             _("Example: %(commands)s") % {"commands": example},
             _("Quoted text and your signature are ignored; any other line must be a command."),

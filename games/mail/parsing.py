@@ -626,6 +626,11 @@ def _parse_commands(text: str, view: Mapping[str, Any] | None, lang: str) -> Par
     return ParsedCommands(tuple(commands))
 
 
+# A German command with its verb last is short ("Kreuz 6 abwerfen", "mit 7h 7ka nehmen"); a
+# longer line ending in a verb is prose (a disclaimer wrapped before "... zu nehmen").
+_VERB_LAST_TOKENS = 10
+
+
 def is_command_line(line: str, *, lang: str = display.DEFAULT_LANGUAGE) -> bool:
     """Does ``line`` start like a command (a verb or a whole-line command of the languages
     read)? Used to tell a signature from a mistyped command (games.mail.body)."""
@@ -634,6 +639,11 @@ def is_command_line(line: str, *, lang: str = display.DEFAULT_LANGUAGE) -> bool:
     if not tokens:
         return False
     if tuple(tokens) in words.phrases or tokens[0] in words.verbs:
+        return True
+    # German puts the verb last ("Karte ziehen", "Kreuz 6 abwerfen") or splits it ("lege 7p
+    # 7h 7ka aus"): such a line is a command as much as "ziehen" is (_german_order).
+    german = "de" in words.languages and 2 <= len(tokens) <= _VERB_LAST_TOKENS
+    if german and (tokens[-1] in words.verbs or (tokens[0], tokens[-1]) in GERMAN_SEPARABLE):
         return True
     if tokens[0] in words.say_words:
         return True

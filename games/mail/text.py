@@ -130,6 +130,11 @@ def game_line(variant: str, game_id: str) -> str:
     }
 
 
+def _has_partners(view: Mapping[str, Any]) -> bool:
+    """Four players or more play in partnerships (games.models.Game.sides)."""
+    return (_int_of(view, "players") or 4) >= 4
+
+
 def _variant(view: Mapping[str, Any]) -> str:
     value = view.get("variant")
     return value if isinstance(value, str) else "classic"
@@ -572,7 +577,7 @@ def render_table_text(
             body = [_text_line(line, variant, names, lang) for line in section.lines]
             chunks.append("\n".join(([section.title] if section.title else []) + body))
         if include_help:
-            chunks.append(help_text(variant, lang).rstrip("\n"))
+            chunks.append(help_text(variant, lang, _has_partners(view)).rstrip("\n"))
     return "\n\n".join(chunks) + "\n"
 
 
@@ -638,6 +643,6 @@ def render_table_html(
         for section in doc.sections:
             out += _html_section(section, variant, names, lang)
         if include_help:
-            out.append(f"<pre>{html.escape(help_text(variant, lang))}</pre>")
+            out.append(f"<pre>{html.escape(help_text(variant, lang, _has_partners(view)))}</pre>")
     out.append("</div>")
     return "\n".join(out) + "\n"

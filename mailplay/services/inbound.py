@@ -33,7 +33,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.mail.body import extract_reply_text
+from games.mail.body import extract_reply_text, is_out_of_office
 from games.models import Game
 from games.services.common import game_lock
 from mailplay import mime
@@ -184,7 +184,11 @@ def _answer_player(mail: _Mail, message: Any, *, too_large: bool) -> Result:
             "malformed",
             _("Your email could not be read: %(error)s. Reply in plain text.") % {"error": error},
         )
-    return _play(mail, extract_reply_text(text))
+    own = extract_reply_text(text)
+    if is_out_of_office(own):
+        # An auto-reply without its headers (an Outlook rule): never answer a machine.
+        return _record(mail, InboundStatus.IGNORED, "auto_reply_text")
+    return _play(mail, own)
 
 
 def _refuse_unconfirmed(mail: _Mail) -> Result:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import display, engine
-from games.engine.events import cards_drawn
+from games.engine.events import cards_drawn, cards_taken
 from games.events import game_events
 from games.mail.commands import Command, CommandError, format_action, parse_commands
 from games.mail.text import phase_todo
@@ -200,6 +200,11 @@ def _drawn(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[st
     return [display.card_label(c, variant, lang) for c in cards_drawn(mine, seat)]
 
 
+def _taken(moves: Sequence[Move], seat: int, variant: str, lang: str) -> list[str]:
+    mine = [event for move in moves if move.seat == seat for event in move.events]
+    return [display.card_label(c, variant, lang) for c in cards_taken(mine, seat)]
+
+
 def _applied(
     game: Game, token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
 ) -> Answer:
@@ -207,9 +212,14 @@ def _applied(
     moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
     done = "; ".join(format_action(a, game.variant, lang) for a in actions)
     paragraphs = [_("Applied: %(commands)s.") % {"commands": done}]
-    drawn = _drawn(moves[: len(actions)], seat, game.variant, lang)
+    own = moves[: len(actions)]
+    drawn = _drawn(own, seat, game.variant, lang)
     if drawn:
         paragraphs.append(_("You drew %(cards)s.") % {"cards": " ".join(drawn)})
+    taken = _taken(own, seat, game.variant, lang)
+    if taken:
+        # The pile's cards, so the player knows their hand without opening the game.
+        paragraphs.append(_("You took the discard pile: %(cards)s.") % {"cards": " ".join(taken)})
     for move in moves:
         for event in game_events(move.events):
             if event["type"] == "hand_result":

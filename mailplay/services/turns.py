@@ -24,7 +24,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.models import Game, GameStatus, Move
-from mailplay.models import ReplyToken
+from mailplay.models import InboundMessage, InboundStatus, ReplyToken
 from mailplay.services.answers import Answer, nothing_applied
 from notifications.payloads import game_hand, seat_names
 
@@ -52,9 +52,19 @@ def reply_is_current(*, token: ReplyToken, game: Game) -> bool:
 
 
 def earlier_turn_answer(*, token: ReplyToken, game: Game) -> Answer:
-    """The refusal of a reply to an earlier turn's email; the answer shows the table now."""
+    """The refusal of a reply to an earlier turn's email; the answer shows the table now. A
+    reply to an email whose turn this player already played from it (a resent reply, a second
+    reply to the same email) is told so, not that it answers "an earlier turn"."""
     hand = game_hand(game)
-    if token.hand is not None and hand is not None and token.hand != hand:
+    played = InboundMessage.objects.filter(
+        token=token, status=InboundStatus.PROCESSED, reason="applied"
+    ).exists()
+    if played:
+        why = _(
+            "This move was already played: an earlier reply to the same email was applied, "
+            "so this one was not played again."
+        )
+    elif token.hand is not None and hand is not None and token.hand != hand:
         why = _(
             "Your email answers an email from hand %(then)d of this game, "
             "and the game is now in hand %(now)d, so its commands were not played."

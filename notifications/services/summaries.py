@@ -25,9 +25,11 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import l10n
 from games.models import Game, GameStatus
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
 from notifications.payloads import payload_joined
+from notifications.sheetmail import payload_side_labels
 
 FOLDED_REASON = "summarised in a later email about this game"
 SUMMARY_KINDS = (OutboxKind.HAND_OVER, OutboxKind.MATCH_OVER)
@@ -120,12 +122,12 @@ def earlier_hands_paragraphs(payload: dict[str, Any]) -> list[str]:
         return []
     # One paragraph a line: HTML joins the lines of a paragraph.
     lines = [_("Earlier hands, not mailed one by one:")]
+    labels = payload_side_labels(payload)
     for hand in hands:
-        scores = ", ".join(
-            _("side %(side)s: %(points)s") % {"side": side, "points": points}
-            for side, points in enumerate(hand.get("scores") or [])
-        )
-        lines.append(
-            _("Hand %(hand)s: %(scores)s") % {"hand": hand.get("hand"), "scores": scores or "-"}
-        )
+        scores = hand.get("scores") or []
+        if not scores:  # a hand cut short (a resignation): no score, and no "-" to puzzle over
+            lines.append(_("Hand %(hand)s ended without a score.") % {"hand": hand.get("hand")})
+            continue
+        shown = l10n.scores(scores, labels)  # "Ihr Team 135, Klaus & Jörg 1.425"
+        lines.append(_("Hand %(hand)s: %(scores)s") % {"hand": hand.get("hand"), "scores": shown})
     return lines

@@ -38,7 +38,7 @@ WORDS = {
     "is": {
         "locale": "is-IS",
         "zone": "Atlantic/Reykjavik",
-        "title": "Kanasta í bréfaskiptum",
+        "title": "Canasta í bréfaskiptum",
         "create_account": "Stofna aðgang",
         "sign_up": "Nýskrá",
         "welcome": "Velkomin(n), {name}!",

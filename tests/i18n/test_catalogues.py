@@ -138,7 +138,7 @@ def test_every_marked_string_is_in_the_catalogue(app: str, tmp_path: Path) -> No
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "canasta_site.settings"}
     # -P: the copy's own modules (clients/selectors.py) must not shadow the standard library's.
     subprocess.run(
-        [sys.executable, "-P", "-m", "django", "makemessages", "-l", "de", "--no-wrap"],
+        [sys.executable, "-P", str(ROOT / "scripts" / "makemessages.py"), "-l", "de", "--no-wrap"],
         cwd=copy,
         env=env,
         check=True,

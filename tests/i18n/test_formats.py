@@ -162,3 +162,15 @@ def test_the_vacation_form_prefills_iso_dates_and_account_tokens_are_named(users
     account_token_create(owner=users["alice"])
     tokens = client.get("/account/tokens/").content.decode()
     assert ACCOUNT_TOKEN_NAME not in tokens and "Kontoschlüssel</strong>" in tokens
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("de", "1.500"), ("is", "1.500"), ("en", "1,500")])
+def test_numbers_in_refusals_are_grouped_as_the_language_groups_them(lang: str, shown: str):
+    from games.messages import message_for
+
+    with translation.override(lang):
+        text = message_for(
+            "initial_meld_too_low",
+            "your side's first meld must be worth 1500; these cards are worth 90",
+        )
+    assert shown in text and "1500" not in text

@@ -74,3 +74,85 @@ def test_a_two_player_winner_is_addressed_as_a_person(users, lang: str, won: str
     )
     assert won in over.text
     assert "Team" not in over.text and "lið" not in over.text.split("\n\n")[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "wrong"), [("de", "das selbe Passwort"), ("is", "ekki broddstafir")]
+)
+def test_the_signup_help_says_what_is_accepted(client, lang: str, wrong: str) -> None:
+    page = client.get("/signup/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert wrong not in page
+    assert "Guðrún" in page
+
+
+@pytest.mark.parametrize(("players", "de", "is_"), [(2, "Sie", "þú"), (4, "Ihr Team", "þitt lið")])
+def test_the_readers_side_is_a_team_only_with_partners(players: int, de: str, is_: str) -> None:
+    from games.models import Game
+    from web.presenters import my_side_name
+
+    game = Game(variant="classic", players=players)
+    with translation.override("de"):
+        assert my_side_name(game) == de
+    with translation.override("is"):
+        assert my_side_name(game) == is_
+
+
+@pytest.mark.parametrize(
+    ("lang", "scored", "unscored"),
+    [
+        ("de", "Runde 1: Ihr Team 135, klaus & jorg 1.425", "Runde 2 endete ohne Wertung."),
+        ("is", "Umferð 1: Þitt lið 135, klaus & jorg 1.425", "Umferð 2 lauk án stiga."),
+    ],
+)
+def test_earlier_hands_name_the_sides_and_say_when_a_hand_has_no_score(
+    lang: str, scored: str, unscored: str
+) -> None:
+    from notifications.services.summaries import earlier_hands_paragraphs
+
+    payload = {
+        "game": {"players": 4},
+        "seat": 0,
+        "names": ["hilde", "klaus", "gudrun", "jorg"],
+        "totals": [135, 1425],
+        "earlier_hands": [{"hand": 1, "scores": [135, 1425]}, {"hand": 2, "scores": []}],
+    }
+    with translation.override(lang):
+        lines = earlier_hands_paragraphs(payload)
+    assert lines[1:] == [scored, unscored]
+
+
+@pytest.mark.django_db
+def test_a_two_player_game_page_offers_no_partner(users, browser_for) -> None:
+    game = lobby.game_create(
+        creator=users["alice"],
+        variant="classic",
+        players=2,
+        options={"seating": "invitation", "ask_partner": True},
+    )
+    lobby.game_join(game_id=game.pk, user=users["bob"])
+    page = browser_for("alice", language="de").get(f"/games/{game.pk}/").content.decode()
+    assert "Partner" not in page and "Ihr Team" not in page
+
+
+@pytest.mark.parametrize(
+    ("members", "lang", "end"),
+    [
+        (1, "de", "alice hat gewonnen."),
+        (2, "de", "alice & bob haben gewonnen."),
+        (2, "is", "alice & bob unnu."),
+    ],
+)
+def test_the_match_over_line_agrees_with_the_number_of_winners(
+    members: int, lang: str, end: str
+) -> None:
+    from django.utils.translation import ngettext
+
+    side = "alice" if members == 1 else "alice & bob"
+    with translation.override(lang):
+        text = ngettext(
+            "The match is over (%(reason)s): %(side)s won.",
+            "The match is over (%(reason)s): %(side)s won.",
+            members,
+        ) % {"reason": "x", "side": side}
+    assert text.endswith(end)

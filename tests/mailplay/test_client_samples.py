@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from games import display
 from games.models import Move
 from notifications.models import NotificationPreference
+from tests.game_fixtures import current_table
 from tests.mailplay.conftest import deliver, mails_to, receive
 from tests.mailplay.helpers import sample
 
@@ -116,3 +118,73 @@ def test_german_outlook_html_only_reply_is_played(game: Any) -> None:
     )
     assert "processed: applied" in receive(raw)
     assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.usefixtures("german")
+@pytest.mark.parametrize(
+    ("name", "commands"),
+    [
+        # GMX / WEB.DE: the verb last, "LG Karin", then the quote's "Gesendet: ..." block.
+        ("050-gmx-verb-last-lg-alice.eml", {}),
+        # T-Online / Thunderbird: "Kreuz 6 abwerfen" / "Viele Grüße" / "Thomas" (the discard
+        # becomes a draw that fits the test's table; verb last all the same).
+        (
+            "051-thunderbird-verb-last-viele-gruesse-alice.eml",
+            {b"Kreuz 6 abwerfen": b"Karte ziehen"},
+        ),
+        # Outlook with a company signature and a German/English disclaimer, no "-- ".
+        ("052-outlook-company-disclaimer-de-alice.eml", {}),
+    ],
+)
+def test_german_replies_are_played_as_written(game: Any, name: str, commands: dict) -> None:
+    turn = _turn_mail()
+    raw = _as_alice(name, turn.reply_to[0], commands)
+    assert "processed: applied" in receive(raw)
+    assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["053-outlook-rule-oof-de-alice.eml", "054-outlook-rule-oof-is-alice.eml"]
+)
+def test_a_vacation_reply_without_headers_is_never_answered(game: Any, name: str) -> None:
+    """Outlook rules send "Ich bin ... nicht im Büro" / "ég er í fríi" with no auto-reply
+    header and the turn email's subject: recognised by its words, ignored, not answered."""
+    turn = _turn_mail()
+    before = len(mails_to(ALICE))
+    assert "ignored: auto_reply_text" in receive(_as_alice(name, turn.reply_to[0], {}))
+    deliver()
+    assert len(mails_to(ALICE)) == before
+    assert Move.objects.filter(game=game).count() == 0
+
+
+def test_a_vacation_subject_marks_an_auto_reply(game: Any) -> None:
+    turn = _turn_mail()
+    raw = _as_alice(
+        "054-outlook-rule-oof-is-alice.eml",
+        turn.reply_to[0],
+        {
+            b"=?utf-8?b?UkU6IFtDYW5hc3RhXSDDnsO6IMOhdHQgbGVpaw==?=": (
+                "Sjálfvirkt svar: [Canasta]".encode()
+            )
+        },
+    )
+    assert "ignored: auto_reply_subject" in receive(raw)
+
+
+@pytest.mark.usefixtures("german")
+def test_a_resent_reply_is_told_the_move_was_already_played(game: Any) -> None:
+    """GMX resends with a new Message-ID: nothing is played twice, and the answer says this
+    move was played already (not that the email answers "an earlier turn")."""
+    turn = _turn_mail()
+    card = display.typed_card(current_table(game).hands[0][0], "classic", "de")
+    whole_turn = f"Karte ziehen\r\n{card} abwerfen".encode()
+    first = _as_alice(
+        "050-gmx-verb-last-lg-alice.eml", turn.reply_to[0], {b"Karte ziehen": whole_turn}
+    )
+    assert "processed: applied" in receive(first)
+    assert Move.objects.filter(game=game).count() == 2
+    again = first.replace(b"<trinity-5a1b@3c-app-gmx-bs01>", b"<trinity-5a1c@3c-app-gmx-bs01>")
+    assert "refused: earlier_turn" in receive(again)
+    assert Move.objects.filter(game=game).count() == 2
+    answer = _turn_mail()
+    assert "bereits gespielt" in answer.body

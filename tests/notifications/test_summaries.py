@@ -88,7 +88,7 @@ def test_a_match_played_by_bots_while_the_humans_are_away_ends_in_one_email(
         assert summary.extra_headers["X-Canasta-Kind"] == "match_over"
         assert "Earlier hands, not mailed one by one:" in summary.body
         for hand in (1, 2, 3):
-            assert f"Hand {hand}: side 0: {100 * hand}, side 1: {-10 * hand}" in summary.body
+            assert f"Hand {hand}: Your side {100 * hand}, carol & dave {-10 * hand}" in summary.body
     folded = Outbox.objects.filter(kind="hand_over")
     assert {(row.status, row.last_error) for row in folded} == {
         (OutboxStatus.SKIPPED, FOLDED_REASON)
@@ -107,7 +107,7 @@ def test_hands_ending_within_the_delay_come_in_one_hand_over_email(people, table
     assert _to(alice) == []
     _sweep_at(T0 + timedelta(minutes=5))
     (message,) = _to(alice)
-    assert "Hand 2 of" in message.body and "Hand 1: side 0: 100, side 1: -10" in message.body
+    assert "Hand 2 of" in message.body and "Hand 1: Your side 100, carol & dave -10" in message.body
 
     # A later hand is mailed on its own: hand 1 was summarised already.
     _hand_over(table_game, alice, 0, 3, T0 + timedelta(minutes=30))
@@ -129,7 +129,7 @@ def test_a_player_who_is_back_gets_the_held_hands_with_the_next_one(people, tabl
     _hand_over(table_game, alice, 0, 2, T0 + timedelta(minutes=1))
     _sweep_at(T0 + timedelta(minutes=1))
     (message,) = _to(alice)
-    assert "Hand 1: side 0: 100" in message.body
+    assert "Hand 1: Your side 100" in message.body
 
 
 def test_a_player_who_watched_the_hand_end_on_the_page_gets_no_hand_over_email(

@@ -68,7 +68,7 @@ def test_the_page_in_german(game: Game, users: Any, browser_for: Any) -> None:
 
     preference_update(user=users["alice"], language="de")
     page = browser_for("alice").get(f"/games/{game.pk}/").content.decode()
-    assert "Tischgespräch" in page and "Sagen Sie etwas zur Runde" in page
+    assert "Tischgespräch" in page and "Schreiben Sie etwas an den Tisch" in page
 
 
 def test_mute_and_report_from_the_page(game: Game, users: Any, browser_for: Any) -> None:

@@ -21,7 +21,7 @@ from games.services import invitations, lobby, profiles
 from games.services.errors import ErrorKind, GameError
 from web.forms import GameCreateForm, RatingFilterForm
 from web.history import scores_text
-from web.presenters import end_reasons
+from web.presenters import end_reasons, my_side_name
 from web.variants import variant_summary, variant_title, variant_titles
 from web.views.common import STATUS_BY_KIND, error_context
 
@@ -54,7 +54,7 @@ def _row(game: Game, user: Any, titles: dict[str, str]) -> dict[str, Any]:
         labels = []
         for side in range(game.sides):
             if me is not None and me % game.sides == side:
-                labels.append(_("your side"))
+                labels.append(my_side_name(game))
             else:
                 members = [
                     n
