@@ -37,12 +37,19 @@ def sdk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
         timeout=300,
     )  # fmt: skip
     sys.path.insert(0, str(target))
+    _forget_sdk()  # another test may have imported it from sdk/src
     try:
         module = importlib.import_module("canasta_sdk")
         assert Path(module.__file__).is_relative_to(target)  # the installed copy
         yield module
     finally:
         sys.path.remove(str(target))
+        _forget_sdk()
+
+
+def _forget_sdk() -> None:
+    for name in [name for name in sys.modules if name.split(".")[0] == "canasta_sdk"]:
+        del sys.modules[name]
 
 
 @pytest.fixture(autouse=True)
