@@ -259,7 +259,28 @@ def _document_idempotency(view_class: type, method: str, operation: dict) -> Non
         operation["responses"].setdefault(code, {"description": why, "content": _ERROR_CONTENT})
 
 
-def _declare_headers(operation: dict, throttled: bool) -> None:
+DEPRECATION_HEADERS = {
+    "Deprecation": {
+        "description": "RFC 9745: `@<unix seconds>`, since when a field of this answer (marked "
+        "deprecated) is deprecated (docs/api-changelog.md).",
+        "required": True,
+        "schema": {"type": "string", "pattern": r"^@\d+$"},
+    },
+    "Sunset": {
+        "description": "RFC 8594: the HTTP date after which the deprecated fields may go.",
+        "required": True,
+        "schema": _STRING,
+    },
+}
+
+
+def _has_deprecated_fields(schema: dict, components: dict) -> bool:
+    name = schema.get("$ref", "").rsplit("/", 1)[-1]
+    properties = components.get(name, {}).get("properties", {})
+    return any(prop.get("deprecated") for prop in properties.values())
+
+
+def _declare_headers(operation: dict, throttled: bool, components: dict) -> None:
     replays = _takes_idempotency_key(operation)
     for code, response in operation.get("responses", {}).items():
         headers = response.setdefault("headers", {})
@@ -276,6 +297,8 @@ def _declare_headers(operation: dict, throttled: bool) -> None:
             headers["Location"] = LOCATION
         if replays and code.startswith("2"):
             headers["Idempotent-Replayed"] = IDEMPOTENT_REPLAYED
+        if _has_deprecated_fields(schema, components):
+            headers.update(DEPRECATION_HEADERS)
         if not headers:
             del response["headers"]
 
@@ -295,7 +318,8 @@ def complete_responses(result: dict, generator: Any, request: object, public: bo
                 responses.setdefault(code, {"description": why, "content": _ERROR_CONTENT})
             _document_idempotency(view_class, method, operation)
             operation["responses"] = dict(sorted(operation["responses"].items()))
-            _declare_headers(operation, bool(getattr(view_class, "throttle_classes", None)))
+            throttled = bool(getattr(view_class, "throttle_classes", None))
+            _declare_headers(operation, throttled, result.get("components", {}).get("schemas", {}))
     return result
 
 

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Field
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from accounts.services.addresses import address_available
@@ -63,15 +64,18 @@ class TokenInSerializer(serializers.Serializer):
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
 
 
+@extend_schema_serializer(deprecate_fields=["token_id", "token"])
 class TokenOutSerializer(serializers.Serializer):
     username = serializers.CharField()
-    token_id = serializers.IntegerField(
+    id = serializers.IntegerField(
         help_text="The token's id: DELETE /tokens/{id}/ revokes it (sign this program out)."
     )
-    token = serializers.CharField(
+    key = serializers.CharField(
         help_text="A new account token, shown only now (it is stored hashed). Send as "
-        "`Authorization: Token <token>` (or `Bearer`)."
+        "`Authorization: Token <key>` (or `Bearer`)."
     )
+    token_id = serializers.IntegerField(help_text="Deprecated: the same as `id`.")
+    token = serializers.CharField(help_text="Deprecated: the same as `key`.")
 
 
 class PasswordChangeInSerializer(serializers.Serializer):

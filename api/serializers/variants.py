@@ -17,7 +17,6 @@ class VariantSerializer(serializers.Serializer):
     name = serializers.CharField()
     title = serializers.CharField()
     summary = serializers.CharField()
-    rule_text = serializers.CharField()
     players = serializers.ListField(child=serializers.IntegerField())
     deck_size = serializers.IntegerField()
     cards_dealt = serializers.DictField(child=serializers.IntegerField())

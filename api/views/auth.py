@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services.addresses import address_set
+from api.deprecation import TOKEN_NAMES_DEPRECATED, TOKEN_NAMES_SUNSET, deprecation_headers
 from api.errors import ApiError
 from api.schema import BODY, COMMON, THROTTLED, error
 from api.serializers.auth import (
@@ -47,11 +48,15 @@ BY_PERSONAL_TOKEN = {403: error("Not with a personal token: use a session or an 
 
 def _token_response(user: User, token: ApiToken, key: str, *, status_code: int = 200) -> Response:
     response = Response(
-        {"username": user.get_username(), "token_id": token.pk, "token": key},
+        # `id` and `key`, as /tokens/ names them; `token_id` and `token` are the deprecated
+        # names of the same two (docs/api-changelog.md).
+        {"username": user.get_username(), "id": token.pk, "key": key, "token_id": token.pk,
+         "token": key},
         status=status_code,
-    )
+    )  # fmt: skip
     # The key exists in clear only in this answer: no cache may keep it.
     response["Cache-Control"] = "no-store"
+    deprecation_headers(response, since=TOKEN_NAMES_DEPRECATED, sunset=TOKEN_NAMES_SUNSET)
     return response
 
 

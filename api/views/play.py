@@ -100,6 +100,7 @@ class LegalView(APIView):
         seat = require_player(game, request.user)
         require_active(game)
         table = engine.from_json(game.state.table)
+        assert seat.number is not None  # a player's seat (require_player)
         body = legal_body(game, seat.number, table)
         return with_cache_headers(Response(body), etag(game, seat))
 

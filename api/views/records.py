@@ -18,6 +18,7 @@ from api.serializers.games import GameSummarySerializer
 from api.serializers.records import LeaderboardSerializer, ProfileSerializer, RecordSerializer
 from api.views.common import one_snapshot
 from api.views.lobby import _GameListBase
+from games.readmodel import iso
 from games.services import profiles, records
 from games.services.ratings import (
     LEADERBOARD_MIN_MATCHES,
@@ -104,7 +105,7 @@ def profile_body(profile: profiles.Profile) -> dict[str, Any]:
                 "history": [
                     {
                         "game": profiles.shown_game_id(change),
-                        "at": change.created_at.isoformat(),
+                        "at": iso(change.created_at),
                         "mu": change.mu,
                         "sigma": change.sigma,
                         "rating": change.display,

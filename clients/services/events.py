@@ -35,6 +35,7 @@ from clients.services.webhooks import webhooks_wake
 from games.engine import Table
 from games.events import game_events
 from games.models import Game, GameStatus, Move
+from games.readmodel import iso
 from games.services.compiled import SENTINEL_ID, compiled_rows, sentinel_ints
 
 ACTIVE = GameStatus.ACTIVE
@@ -155,8 +156,8 @@ class Locks:
 
 
 def _when(moment: datetime | None) -> str | None:
-    # As the emails of the same moment write it (notifications.payloads).
-    return moment.isoformat() if moment is not None else None
+    # The API's one time format: UTC with Z (games.readmodel.iso).
+    return iso(moment)
 
 
 def _deadline(game: Game) -> dict[str, Any]:

@@ -223,7 +223,6 @@ class RuleSet:
             "name": self.name,
             "title": self.title,
             "summary": self.summary,
-            "rule_text": self.seed_text,
             "players": list(self.player_counts),
             "deck_size": len(self.deck()),
             "cards_dealt": {str(k): v for k, v in self.cards_dealt.items()},

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat, SeatStatus
+from games.readmodel import iso
 from games.selectors import game_with_seats
 from games.services.common import require_player
 from games.services.errors import ErrorKind, GameError, not_found
@@ -54,7 +55,8 @@ class ChatLine:
             "seat": self.seat,
             "name": self.name,
             "text": self.text,
-            "created_at": self.created_at.isoformat(),
+            # One time format across the API: UTC with Z (games.readmodel.iso).
+            "created_at": iso(self.created_at),
             "mine": self.mine,
         }
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_noop
 
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
+from games.readmodel import iso
 from games.services.common import game_lock
 from games.services.errors import ErrorKind, GameError, not_found
 from games.services.lobby import (
@@ -267,6 +268,6 @@ def invitation_entry(invitation: Invitation, now: datetime | None = None) -> dic
         "game": str(invitation.game_id),
         "email": invitation.email,
         "state": invitation_state(invitation, now),
-        "created_at": invitation.created_at.isoformat(),
-        "expires_at": invitation.expires_at.isoformat(),
+        "created_at": iso(invitation.created_at),
+        "expires_at": iso(invitation.expires_at),
     }

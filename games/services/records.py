@@ -23,6 +23,7 @@ from games.engine import Table
 from games.engine.verify import FORMAT, FORMAT_VERSION, MATCH_ENDING
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
 from games.players import player_name
+from games.readmodel import iso
 from games.selectors import game_with_seats
 from games.services.errors import ErrorKind, GameError, not_found
 
@@ -167,7 +168,8 @@ def seat_name(seat: Seat) -> str:
 
 
 def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
+    # The API's one time format: UTC with Z.
+    return iso(value)
 
 
 def record_export(*, game: Game) -> dict[str, Any]:

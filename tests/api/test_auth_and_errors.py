@@ -44,8 +44,14 @@ def test_it_exchanges_credentials_for_a_new_account_token(users):
 
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"username", "token_id", "token"} and body["username"] == "alice"
-    assert body["token"].startswith("cnsa_") and body["token"] != users["alice"].api_key
+    assert set(body) == {"username", "id", "key", "token_id", "token"}
+    assert body["username"] == "alice"
+    assert body["key"].startswith("cnsa_") and body["key"] != users["alice"].api_key
+    # One name per thing (issue 29): `id`/`key` as under /tokens/; the old names stay for
+    # the deprecation period, which the answer announces (RFC 9745, RFC 8594).
+    assert (body["token_id"], body["token"]) == (body["id"], body["key"])
+    assert response["Deprecation"] == "@1796083200"
+    assert response["Sunset"] == "Tue, 01 Jun 2027 00:00:00 GMT"
     assert response["Cache-Control"] == "no-store"
     wrong = client.post(
         "/api/v1/auth/token/", {"username": "alice", "password": "x"}, format="json"

@@ -117,7 +117,7 @@ def test_a_profile_shows_ratings_history_and_results(clients, confirmed_users, g
     assert rating["history"] == [
         {
             "game": str(game.pk),
-            "at": change.created_at.isoformat(),
+            "at": change.created_at.isoformat().replace("+00:00", "Z"),
             "mu": change.mu,
             "sigma": change.sigma,
             "rating": change.display,

@@ -247,3 +247,38 @@ def test_beat_prunes_old_events_daily_with_the_retention_setting(users, game, se
     kept = Event.objects.count() - old
 
     assert prune_events() == old and Event.objects.count() == kept > 0
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [{"HTTP_ACCEPT": "application/x-ndjson"}, {"format": "ndjson"}, {"format": "json"}],
+    ids=["accept", "format-ndjson", "format-json"],
+)
+def test_the_stream_as_ndjson_is_one_event_per_line(users, game, settings, ask):
+    settings.CANASTA_EVENTS_STREAM_SECONDS = 0.3
+    game = whole_turn(game)
+    alice = token_client(users["alice"])
+    mine = _feed(users["alice"])
+    query = {"after": mine[0].pk, **({"format": ask["format"]} if "format" in ask else {})}
+    headers = {k: v for k, v in ask.items() if k.startswith("HTTP_")}
+
+    response = alice.get("/api/v1/events/stream/", query, **headers)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/x-ndjson; charset=utf-8"
+    lines = [line for line in b"".join(response.streaming_content).decode().split("\n") if line]
+    entries = [json.loads(line) for line in lines]
+    assert [entry["id"] for entry in entries] == [e.pk for e in mine[1:]]
+    assert entries[0]["kind"] == mine[1].kind and set(entries[0]) == {
+        "id", "kind", "game", "seq", "created_at", "data",
+    }  # fmt: skip
+
+
+def test_the_stream_is_in_the_schema_in_both_framings(db):
+    from tests.contract import served_schema
+
+    ok = served_schema()["paths"]["/api/v1/events/stream/"]["get"]["responses"]["200"]
+    assert set(ok["content"]) == {"text/event-stream", "application/x-ndjson"}
+    for media in ok["content"].values():
+        assert media["schema"]["x-item-schema"] == {"$ref": "#/components/schemas/Event"}
+    assert "`event: <kind>`" in ok["description"] and "one Event per line" in ok["description"]

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
@@ -196,30 +197,57 @@ def _ended(exc: exceptions.APIException) -> str:
     return f"event: error\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
 
-def _next_chunk(events: list[Any], quiet: float) -> tuple[str, float]:
+def _ndjson(event: Any) -> str:
+    return json.dumps(event_entry(event), separators=(",", ":")) + "\n"
+
+
+def _ndjson_ended(exc: exceptions.APIException) -> str:
+    body = error_body(str(exc.default_code), str(exc.detail))
+    return json.dumps(body, separators=(",", ":")) + "\n"
+
+
+@dataclass(frozen=True)
+class Framing:
+    """How the stream writes what it sends: server-sent events, or NDJSON (one event's JSON
+    per line, an empty line as keep-alive, as lichess's streams do; the last line is the error
+    shape when the credentials end)."""
+
+    media_type: str
+    opening: str
+    event: Callable[[Any], str]
+    keepalive: str
+    ended: Callable[[exceptions.APIException], str]
+
+
+SSE = Framing("text/event-stream", "retry: 3000\n\n", _sse, ": keep-alive\n\n", _ended)
+NDJSON = Framing("application/x-ndjson", "", _ndjson, "\n", _ndjson_ended)
+
+
+def _next_chunk(events: list[Any], quiet: float, framing: Framing) -> tuple[str, float]:
     """What the stream sends after a look (the events, a keep-alive after a quiet spell, or
     nothing) and when it last sent something."""
     now = time.monotonic()
     if events:
-        return "".join(_sse(event) for event in events), now
+        return "".join(framing.event(event) for event in events), now
     if now - quiet >= KEEPALIVE_SECONDS:
-        return ": keep-alive\n\n", now
+        return framing.keepalive, now
     return "", quiet
 
 
-def _stream(watch: FeedWatch, seconds: float) -> Iterator[str]:
+def _stream(watch: FeedWatch, seconds: float, framing: Framing = SSE) -> Iterator[str]:
     """The stream under a WSGI server: it waits in its thread."""
     try:
-        yield "retry: 3000\n\n"
+        if framing.opening:
+            yield framing.opening
         ends = quiet = time.monotonic()
         ends += seconds
         while (remaining := ends - time.monotonic()) > 0:
             try:
                 events = watch.look()
             except exceptions.APIException as exc:
-                yield _ended(exc)
+                yield framing.ended(exc)
                 return
-            chunk, quiet = _next_chunk(events, quiet)
+            chunk, quiet = _next_chunk(events, quiet, framing)
             if chunk:
                 yield chunk
             time.sleep(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
@@ -227,19 +255,22 @@ def _stream(watch: FeedWatch, seconds: float) -> Iterator[str]:
         watch.close()
 
 
-async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
+async def _stream_async(
+    watch: FeedWatch, seconds: float, framing: Framing = SSE
+) -> AsyncIterator[str]:
     """The stream under ASGI: between looks it is a pending timer in the event loop."""
     try:
-        yield "retry: 3000\n\n"
+        if framing.opening:
+            yield framing.opening
         ends = quiet = time.monotonic()
         ends += seconds
         while (remaining := ends - time.monotonic()) > 0:
             try:
                 events = await watch.look_async()
             except exceptions.APIException as exc:
-                yield _ended(exc)
+                yield framing.ended(exc)
                 return
-            chunk, quiet = _next_chunk(events, quiet)
+            chunk, quiet = _next_chunk(events, quiet, framing)
             if chunk:
                 yield chunk
             await _nap(min(settings.CANASTA_EVENTS_POLL_SECONDS, remaining))
@@ -248,8 +279,37 @@ async def _stream_async(watch: FeedWatch, seconds: float) -> AsyncIterator[str]:
         watch.close()
 
 
+class NdjsonRenderer(EventStreamRenderer):
+    """Lets `Accept: application/x-ndjson` (or `?format=ndjson`) choose the NDJSON framing."""
+
+    media_type = NDJSON.media_type
+    format = "ndjson"
+
+
+# The stream's 200 in the schema: the framing and each message's data (the Event schema),
+# so a generated client knows what it reads (issue 29).
+SSE_DESCRIPTION = (
+    "Server-sent events (text/event-stream, the WHATWG HTML framing): first `retry: 3000`, "
+    "then per event a message `id: <event id>`, `event: <kind>` (move, your_turn, hand_over, "
+    "match_over, timeout), `data: <one line of JSON: the Event schema>`, and a blank line; a "
+    "comment line `: keep-alive` after 15 quiet seconds. When the credentials end, a last "
+    "message `event: error` whose data is the Error schema. Reconnect with Last-Event-ID."
+)
+NDJSON_DESCRIPTION = (
+    "The same feed as NDJSON (`Accept: application/x-ndjson`, `?format=ndjson` or "
+    "`?format=json`): one Event per line, an empty line as keep-alive after 15 quiet seconds; "
+    "when the credentials end, a last line in the Error shape. Resume with `?after=<last id>`."
+)
+
+
+# Each message's data: `x-item-schema` (the convention of OpenAPI 3.2's itemSchema for
+# sequential media types, as an extension keyword of 3.1's JSON Schema).
+STREAM_ITEMS = {"type": "string", "x-item-schema": {"$ref": "#/components/schemas/Event"}}
+
+
 class EventStreamView(APIView):
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    # The first is the default (no Accept, or */*): the stream stays server-sent events.
+    renderer_classes = [EventStreamRenderer, NdjsonRenderer, JSONRenderer]
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         # A refusal (401, 429, ...) is JSON in the error shape and says so: labelled
@@ -281,10 +341,15 @@ class EventStreamView(APIView):
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                OpenApiTypes.STR, description="The stream."
+                {**STREAM_ITEMS, "contentMediaType": "text/event-stream"},
+                description=f"{SSE_DESCRIPTION} {NDJSON_DESCRIPTION}",
+            ),
+            (200, "application/x-ndjson"): OpenApiResponse(
+                {**STREAM_ITEMS, "contentMediaType": "application/x-ndjson"},
+                description=f"{SSE_DESCRIPTION} {NDJSON_DESCRIPTION}",
             ),
             400: error("Bad after (invalid_request)."),
-            404: error("A `format` other than json or sse (not_found)."),
+            404: error("A `format` other than sse, ndjson or json (not_found)."),
             **COMMON,
             429: error(
                 "Too many requests (throttled, details.retry_after), or all of your "
@@ -310,9 +375,12 @@ class EventStreamView(APIView):
             asynchronous=asynchronous,
         )
         seconds = settings.CANASTA_EVENTS_STREAM_SECONDS
+        framing = SSE if request.accepted_renderer.format == "sse" else NDJSON
         response = StreamingHttpResponse(
-            _stream_async(watch, seconds) if asynchronous else _stream(watch, seconds),
-            content_type="text/event-stream; charset=utf-8",
+            _stream_async(watch, seconds, framing)
+            if asynchronous
+            else _stream(watch, seconds, framing),
+            content_type=f"{framing.media_type}; charset=utf-8",
         )
         response["Cache-Control"] = "no-cache"
         # nginx: pass each message on at once instead of buffering the stream.
