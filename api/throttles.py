@@ -86,6 +86,48 @@ class _CacheOutage:
 cache_outage = _CacheOutage()
 
 
+def _redis_count(cache: RedisCache, key: str, ttl: int) -> int:
+    full_key = cache.make_and_validate_key(key)
+    # The Redis client of Django's cache for this key (RedisCache has no atomic
+    # create-or-increment of its own: its incr is EXISTS then INCR).
+    client = cache._cache.get_client(full_key, write=True)
+    with client.pipeline(transaction=True) as pipe:
+        pipe.set(full_key, 0, ex=ttl, nx=True)
+        pipe.incr(full_key)
+        _, count = pipe.execute()
+    return int(count)
+
+
+def _local_count(cache: BaseCache, key: str, ttl: int) -> int:
+    cache.add(key, 0, timeout=ttl)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=ttl)
+        return 1
+
+
+def window_count(key: str, duration: int) -> int | None:
+    """Counts one event against `key`, kept `duration` seconds from the first, and returns the
+    count so far, or None when the cache is unreachable (the caller lets the request through).
+    The sign-in limiter's failure count (api/signin.py); rate limits use `bucket_take`."""
+    if cache_outage.active():
+        cache_outage.record_skip()
+        return None
+    ttl = duration + 1
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            count = _redis_count(cache, key, ttl)
+        else:
+            count = _local_count(cache, key, ttl)
+    except Exception as error:  # any cache failure: fail open, logged
+        cache_outage.record_failure(error)
+        return None
+    cache_outage.record_success()
+    return count
+
+
 @dataclass(frozen=True)
 class Decision:
     """One request's verdict under one limit: the figures of the RateLimit headers."""

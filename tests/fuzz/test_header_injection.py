@@ -48,8 +48,11 @@ def test_the_api_sign_up_refuses_line_breaks(db, field, brk):
     response = client_for(None).post("/api/v1/auth/register/", body, format="json")
 
     error = error_of(response, 400)
-    assert error["code"] == "invalid_request"
-    assert field in error["details"]["fields"]
+    if brk == "\x00":  # no column can store it: refused at the edge (api/middleware.py)
+        assert error["code"] == "malformed_request" and error["details"]["part"] == "body"
+    else:
+        assert error["code"] == "invalid_request"
+        assert field in error["details"]["fields"]
     assert _people() == []
 
 
@@ -67,7 +70,10 @@ def test_the_web_sign_up_refuses_line_breaks(db, field, brk):
     response = Client().post("/signup/", data)
 
     assert response.status_code == 400
-    assert response.context["form"].errors[field]
+    if brk == "\x00":  # refused at the edge, before the form (api/middleware.py)
+        assert b"cannot be stored" in response.content
+    else:
+        assert response.context["form"].errors[field]
     assert _people() == []
 
 
@@ -81,7 +87,10 @@ def test_the_settings_page_refuses_an_email_address_with_line_breaks(users, brk)
         "/settings/", {"form": "email", "email": _injected("alice@example.org", brk)}
     )
 
-    assert response.context["email_form"].errors["email"]
+    if brk == "\x00":  # refused at the edge, before the form (api/middleware.py)
+        assert response.status_code == 400 and b"cannot be stored" in response.content
+    else:
+        assert response.context["email_form"].errors["email"]
     assert _people() == before
 
 
