@@ -21,11 +21,12 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from notifications.models import (
     OPEN_STATUSES,
+    GamePresence,
     Outbox,
     OutboxChannel,
     OutboxKind,
@@ -208,9 +209,16 @@ def _due(now: datetime) -> Q:
 
 def _claimed_rows() -> Any:
     # With everything sending reads about the row: the recipient's preferences (mode,
-    # language, time zone) and the game (how far it moved on; the reply token's game), so
-    # that rendering and sending a row costs no query for them.
-    return Outbox.objects.select_related("recipient__notification_preference", "game", "shared")
+    # language, time zone), the game (how far it moved on; the reply token's game), the
+    # event's shared payload, and when the recipient last looked at the game
+    # (services/presence.py: no turn email while they do), so that rendering and sending a
+    # row costs no query for them.
+    seen_at = GamePresence.objects.filter(
+        user_id=OuterRef("recipient_id"), game_id=OuterRef("game_id")
+    ).values("last_seen_at")[:1]
+    return Outbox.objects.select_related(
+        "recipient__notification_preference", "game", "shared"
+    ).annotate(seen_at=Subquery(seen_at))
 
 
 def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:

@@ -106,7 +106,11 @@ def turn_email_drop_reason(row: Outbox, *, now: datetime | None = None) -> str |
         return None
     if row.kind == OutboxKind.YOUR_TURN and _turn_over(row):
         return PLAYED_REASON
-    seen = presence_last_seen(user_id=row.recipient_id, game_id=row.game_id)
+    # Read with the claimed row (notifications.services.outbox), else now.
+    if hasattr(row, "seen_at"):
+        seen = row.seen_at
+    else:
+        seen = presence_last_seen(user_id=row.recipient_id, game_id=row.game_id)
     if seen is None:
         return None
     now = now or timezone.now()

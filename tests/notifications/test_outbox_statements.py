@@ -33,25 +33,25 @@ def _turn_emails(game: Any, count: int) -> list[Outbox]:
     )
 
 
-def test_a_turn_email_sent_by_its_task_costs_seven_statements(people):
+def test_a_turn_email_sent_by_its_task_costs_six_statements(people):
     [row] = _turn_emails(start_game(people), 1)
 
     with CaptureQueriesContext(connection) as statements:
         assert outbox_deliver(row.pk) == OutboxStatus.SENT
 
-    # claim, row (+ recipient, preferences, game), presence, seat, reply token, thread, sent
-    assert len(statements) == 7, [q["sql"][:80] for q in statements.captured_queries]
+    # claim, row (+ recipient, preferences, game, presence), seat, reply token, thread, sent
+    assert len(statements) == 6, [q["sql"][:80] for q in statements.captured_queries]
     assert mail.outbox[0].reply_to  # the reply address was issued
 
 
-def test_a_drained_batch_costs_about_five_statements_an_email(people, settings):
+def test_a_drained_batch_costs_about_four_statements_an_email(people, settings):
     settings.CANASTA_OUTBOX_SWEEP_BATCH = 50
     _turn_emails(start_game(people), 50)
 
     with CaptureQueriesContext(connection) as statements:
         assert outbox_drain() == 50
 
-    # 5 per email (presence, seat, reply token, thread, sent) and 4 per batch (its claim in a
+    # 4 per email (seat, reply token, thread, sent) and 4 per batch (its claim in a
     # transaction, the rows; a last claim that finds nothing).
-    assert len(statements) <= 50 * 5 + 8
+    assert len(statements) <= 50 * 4 + 8
     assert len(mail.outbox) == 50
