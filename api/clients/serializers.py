@@ -172,6 +172,10 @@ class DeliverySerializer(serializers.Serializer):
 
 class DeliveriesOutSerializer(serializers.Serializer):
     deliveries = DeliverySerializer(many=True, help_text="Newest first.")
+    next_before = serializers.IntegerField(
+        allow_null=True,
+        help_text="Send as `before` for the next, older page; null when this page was not full.",
+    )
 
 
 class ApiTokenInSerializer(serializers.Serializer):

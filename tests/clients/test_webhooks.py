@@ -155,6 +155,11 @@ def test_a_delivery_posts_the_event_signed_and_logs_it(clients, users, game, rec
     assert [
         (d["event"], d["attempt"], d["status_code"], d["ok"], d["error"]) for d in log["deliveries"]
     ][-1] == (event.pk, 1, 200, True, "")
+    # The page says where the next one starts: a full page of one gives its cursor.
+    assert log["next_before"] is None
+    url = f"/api/v1/webhooks/{created['id']}/deliveries/"
+    first = clients["alice"].get(url, {"limit": 1}).json()
+    assert first["next_before"] == first["deliveries"][0]["id"]
     assert Webhook.objects.get(pk=created["id"]).cursor == _feed_ids(users["alice"])[-1]
     assert hands  # the other seats do hold cards
 

@@ -164,9 +164,11 @@ class WebhookDeliveriesView(APIView):
         query = DeliveriesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         hook = webhook_of(owner=request.user, webhook_id=webhook_id)
-        rows = deliveries_of(
-            webhook=hook,
-            limit=query.validated_data["limit"],
-            before=query.validated_data.get("before"),
+        limit = query.validated_data["limit"]
+        rows = deliveries_of(webhook=hook, limit=limit, before=query.validated_data.get("before"))
+        # The cursor of the next (older) page, as every list gives one (issue 29); null when
+        # this page was not full.
+        next_before = rows[-1].pk if len(rows) >= limit else None
+        return Response(
+            {"deliveries": [delivery_entry(row) for row in rows], "next_before": next_before}
         )
-        return Response({"deliveries": [delivery_entry(row) for row in rows]})
