@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.game_fixtures import (  # noqa: F401
+    confirmed_users,
     fast_password_hashing,
     game,
     users,

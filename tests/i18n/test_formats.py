@@ -4,7 +4,6 @@ names, remaining times in the reader's language, and SVG coordinates never local
 
 from __future__ import annotations
 
-import random
 import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -15,7 +14,7 @@ from django.utils import timezone, translation
 
 from games import l10n
 from games.services.moves import game_resign
-from tests.game_fixtures import play_random, start_game, user_at
+from tests.game_fixtures import play_long_enough, start_game, user_at
 
 BERLIN = ZoneInfo("Europe/Berlin")
 REYKJAVIK = ZoneInfo("Atlantic/Reykjavik")
@@ -98,10 +97,13 @@ def test_the_template_filters_use_the_active_language_and_zone() -> None:
 
 
 @pytest.mark.django_db
-def test_the_german_profile_groups_ratings_and_keeps_svg_coordinates_plain(users, browser_for):
+def test_the_german_profile_groups_ratings_and_keeps_svg_coordinates_plain(
+    confirmed_users, browser_for
+):
+    users = confirmed_users  # only confirmed players play rated matches (docs/ratings.md)
     for seed in (1, 2):
         game = start_game(users, options={"target": 100})
-        play_random(game, 8, random.Random(seed))
+        game = play_long_enough(game, seed)
         game_resign(game_id=game.pk, user=user_at(game, 1))
     page = browser_for("eve", language="de").get("/players/alice/").content.decode()
     svg = re.search(r"<svg class=\"rating-chart\".*?</svg>", page, re.S).group(0)
@@ -166,11 +168,8 @@ def test_the_vacation_form_prefills_iso_dates_and_account_tokens_are_named(users
 
 @pytest.mark.parametrize(("lang", "shown"), [("de", "1.500"), ("is", "1.500"), ("en", "1,500")])
 def test_numbers_in_refusals_are_grouped_as_the_language_groups_them(lang: str, shown: str):
-    from games.messages import message_for
+    from games.refusals import refusal_text
 
     with translation.override(lang):
-        text = message_for(
-            "initial_meld_too_low",
-            "your side's first meld must be worth 1500; these cards are worth 90",
-        )
+        text = refusal_text("initial_meld_too_low", {"need": 1500, "worth": 90})
     assert shown in text and "1500" not in text
