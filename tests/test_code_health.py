@@ -196,7 +196,10 @@ def _cited_texts() -> list[tuple[str, int, str]]:
 def cites_nothing(citation: str, source: str) -> bool:
     """True when ``citation``, cited in the file ``source``, names no file of the repository:
     neither from the root, nor from the citing file's folder, nor as the tail of a path
-    (`presence.py`, `web/_card.html` for the template folder)."""
+    (`presence.py`, `web/_card.html` for the template folder). Files under `var/` are written
+    by the tests and commands (screenshots, the gallery), never committed."""
+    if citation.startswith("var/"):
+        return False
     if (ROOT / citation).exists() or (ROOT / source).parent.joinpath(citation).exists():
         return False
     return not any(name == citation or name.endswith("/" + citation.lstrip("./")) for name in FILES)

@@ -162,7 +162,7 @@ def _index(written: dict[str, list[str]]) -> str:
 
 def gallery_write(out: Path) -> dict[str, list[str]]:
     """Make the world and write every page and email in each language under ``out/<lang>/``;
-    returns the files written per language (and writes ``out/index.html``)."""
+    returns the files written per language (and writes an index page beside them)."""
     world = world_make()
     written: dict[str, list[str]] = {}
     for lang in LANGUAGES:

@@ -74,11 +74,6 @@ def address_available(*, address: str, user: Any = None) -> bool:
     return not others.exists() and not legacy.exists()
 
 
-def address_check(*, address: str, user: Any = None) -> None:
-    if not address_available(address=address, user=user):
-        raise _address_refused()
-
-
 def confirmation_send(*, user: Any, reason: str = "change") -> Outbox | None:
     """Mail a confirmation link to `user`'s address (the link is made when it is sent)."""
     return address_confirmation_enqueue(user=user, reason=reason)

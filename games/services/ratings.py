@@ -180,11 +180,6 @@ def turn_counts(game: Game) -> TurnCounts:
     return counts
 
 
-def stand_in_turns(game: Game) -> dict[int, int]:
-    """Per seat: the turns in which a bot or the system played for the seat's person."""
-    return turn_counts(game).stood_in
-
-
 def match_long_enough(game: Game, counts: TurnCounts | None = None) -> bool:
     """Whether every side has played MIN_OWN_TURNS turns of its own: before that a match is
     too short to say anything of its players (docs/ratings.md)."""

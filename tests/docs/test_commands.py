@@ -141,6 +141,10 @@ def _run(argv: list[str], timeout: float = 120) -> subprocess.CompletedProcess[s
 
 def _python_dry_run(args: list[str]) -> str | None:
     """None when the arguments parse, else what went wrong."""
+    if args[:3] == ["-m", "pip", "install"] and "-r" not in args:
+        paths = [a for a in args[3:] if not a.startswith("-")]
+        missing = [p for p in paths if not (ROOT / p).exists()]
+        return f"missing paths {missing}" if missing or not paths else None
     if args[:2] == ["-m", "pip"]:
         requirements = [args[i + 1] for i, a in enumerate(args) if a == "-r"]
         missing = [r for r in requirements if not (ROOT / r).is_file()]
