@@ -1,5 +1,5 @@
-/* The create form: show the chosen variant's options only, offer only its player counts, and
-   at most players - 1 bot seats. Without this script every variant's options are shown and
+/* The create form: show the chosen variant's options only, offer only its player counts, at
+   most players - 1 bot seats, and asking a partner only where there are partners. Without this script every variant's options are shown and
    the server checks the rest. */
 (function () {
   "use strict";
@@ -32,6 +32,13 @@
       option.hidden = option.disabled = Number(option.value) > most;
     });
     if (Number(bots.value) > most) bots.value = String(most);
+    // Asking a partner "may I go out?" needs partners: only at a table of four or more.
+    var partnered = Number(players.value) >= 4;
+    Array.prototype.forEach.call(form.querySelectorAll("input[name$=_ask_partner]"), function (el) {
+      var field = el.closest(".field");
+      if (field) field.hidden = !partnered;
+      if (!partnered) el.disabled = true;
+    });
   }
 
   variant.addEventListener("change", update);
