@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -222,7 +223,9 @@ class ExportView(APIView):
         "hidden cards stay hidden), invitations. Format: docs/accounts.md.",
         tags=["me"],
         responses={
-            200: OpenApiResponse(description="The export document."),
+            200: OpenApiResponse(
+                response=OpenApiTypes.OBJECT, description="The export document (JSON)."
+            ),
             **BY_PERSONAL_TOKEN,
             **COMMON,
         },

@@ -25,6 +25,7 @@ from pywebpush import WebPushException, webpush
 from games.services.errors import ErrorKind, GameError
 from notifications.emails import push_text
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus, PushSubscription
+from notifications.payloads import outbox_payload
 from notifications.services.outbox import (
     outbox_enqueue,
     outbox_mark_failed_attempt,
@@ -113,7 +114,8 @@ def _message(row: Outbox) -> bytes:
         translation.override(language_of(user=row.recipient)),
         timezone.override(time_zone_of(user=row.recipient)),
     ):
-        title, body, url = push_text(kind=row.kind, payload=row.payload)
+        # The payload as built: rows keep no copy of the game's facts (notifications.payloads).
+        title, body, url = push_text(kind=row.kind, payload=outbox_payload(row))
     return json.dumps({"title": title, "body": body, "url": url, "tag": str(row.game_id)}).encode()
 
 

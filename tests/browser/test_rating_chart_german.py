@@ -3,7 +3,6 @@ never "92,0"), so the dots sit where they belong and the console shows no error.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -12,14 +11,17 @@ from django.contrib.auth import get_user_model
 from games.services import lobby
 from games.services.moves import game_resign
 from notifications.services.preferences import preference_update
-from tests.game_fixtures import PASSWORD, play_random, user_at
+from tests.game_fixtures import PASSWORD, address_confirmed, play_long_enough, user_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _rated_matches() -> Any:
+    # Confirmed addresses and matches long enough to be rated (docs/ratings.md).
     users = {
-        name: get_user_model().objects.create_user(username=name, password=PASSWORD)
+        name: address_confirmed(
+            get_user_model().objects.create_user(username=name, password=PASSWORD)
+        )
         for name in ("hilde", "klaus", "karin", "jorg")
     }
     for seed in (1, 2):
@@ -32,7 +34,7 @@ def _rated_matches() -> Any:
         )
         for name in ("klaus", "karin", "jorg"):
             game = lobby.game_join(game_id=game.pk, user=users[name])
-        play_random(game, 8, random.Random(seed))
+        game = play_long_enough(game, seed)
         game_resign(game_id=game.pk, user=user_at(game, 1))
     preference_update(user=users["hilde"], language="de", time_zone="Europe/Berlin")
     return users["hilde"]

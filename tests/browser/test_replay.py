@@ -10,18 +10,22 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from games import l10n
 from games.models import Game, Hand
 from games.services import lobby
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import when_free
-from tests.game_fixtures import PASSWORD, play_random
+from tests.game_fixtures import PASSWORD, address_confirmed, play_random
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _finished_match() -> tuple[Game, Any]:
+    # Confirmed addresses: only such players play rated matches (docs/ratings.md).
     users = {
-        name: get_user_model().objects.create_user(username=name, password=PASSWORD)
+        name: address_confirmed(
+            get_user_model().objects.create_user(username=name, password=PASSWORD)
+        )
         for name in ("ann", "ben")
     }
     game = lobby.game_create(
@@ -59,7 +63,7 @@ def test_the_replay_viewer_steps_on_a_phone(new_page: Any, screenshot: Any) -> N
     hand = when_free(lambda: Hand.objects.get(game=game, number=1))
     sheet = page.locator(".score-sheet").inner_text()
     for total in hand.result["totals"]:
-        assert str(total) in sheet
+        assert l10n.number(total, "en") in sheet  # grouped as English writes it
     # Fits a phone: nothing wider than the screen but the score table's own scroller.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1
