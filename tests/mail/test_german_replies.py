@@ -80,14 +80,14 @@ def test_a_reply_with_a_command_or_without_vacation_words_is_not_one(text: str) 
 
 def test_the_answer_to_a_take_lists_the_piles_cards() -> None:
     from games.models import Move
-    from mailplay.services.play import _received
+    from mailplay.services.play import _drawn, _taken
 
     moves = [
         Move(seat=0, events=[{"type": "pickup", "seat": 0, "cards": ["7H", "QD", "KS"]}]),
         Move(seat=1, events=[{"type": "pickup", "seat": 1, "cards": ["4C"]}]),
     ]
-    assert _received(moves, 0, "classic", "de", "pickup") == ["7♥", "D♦", "K♠"]
-    assert _received(moves, 0, "classic", "de") == []
+    assert _taken(moves, 0, "classic", "de") == ["7♥", "D♦", "K♠"]
+    assert _drawn(moves, 0, "classic", "de") == []
 
 
 def test_the_help_offers_asking_a_partner_only_with_partners() -> None:
