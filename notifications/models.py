@@ -267,8 +267,7 @@ class PushSubscription(models.Model):
     auth = models.CharField(max_length=100)
     created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        indexes = [models.Index(fields=["user"], name="push_subscription_user_idx")]
+    # A player's subscriptions are found through the foreign key's own index.
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of user {self.user_id}"

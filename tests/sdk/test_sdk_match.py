@@ -60,7 +60,8 @@ def bots_in_process(settings: Any) -> Iterator[None]:
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CANASTA_EVENTS_POLL_SECONDS = 0.05
-    settings.CANASTA_EVENTS_STREAM_SECONDS = 3
+    # Short streams, so that even a quick match sees the client resume one (Last-Event-ID).
+    settings.CANASTA_EVENTS_STREAM_SECONDS = 0.5
     before = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
@@ -115,7 +116,7 @@ def test_the_sdk_plays_a_whole_match_against_a_bot_by_long_polls(sdk, live_serve
 
 @pytest.mark.integration
 def test_the_sdk_plays_a_whole_match_against_a_bot_by_the_stream(sdk, live_server, capsys):
-    # Streams end every 3 s on the server: the client resumes them with Last-Event-ID.
+    # Streams end every 0.5 s on the server: the client resumes them with Last-Event-ID.
     client, summary = _play(sdk, live_server.url, "stream")
     _check(client, summary)
     assert client.stats.by_operation["GET events/stream/"] >= 2  # resumed at least once
