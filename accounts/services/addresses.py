@@ -10,6 +10,7 @@ cannot share a verified address.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -25,6 +26,8 @@ from games.services.errors import ErrorKind, GameError
 from notifications.models import NotificationPreference, Outbox, OutboxKind
 from notifications.services.confirmations import address_confirmation_enqueue
 from notifications.services.preferences import preference_of
+
+logger = logging.getLogger(__name__)
 
 SALT = "canasta.accounts.confirm-address"
 # A confirmation mail at most this often per account (a "send again" button pressed twice).
@@ -88,17 +91,28 @@ def _refusal_count(user: Any) -> None:
     changes too: otherwise the refusal could be asked for without end (an oracle of which
     addresses have accounts)."""
     key = _refusals_key(user)
-    cache.add(key, 0, timeout=2 * 86400)
     try:
-        cache.incr(key)
-    except ValueError:  # expired in between
-        cache.add(key, 1, timeout=2 * 86400)
+        cache.add(key, 0, timeout=2 * 86400)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired in between
+            cache.add(key, 1, timeout=2 * 86400)
+    except Exception:  # an unreachable cache: the day's mails still count (logged)
+        logger.warning("address refusals are not counted: the cache is unreachable")
+
+
+def _refusals_today(user: Any) -> int:
+    try:
+        return int(cache.get(_refusals_key(user)) or 0)
+    except Exception:  # an unreachable cache: only the day's mails count (logged)
+        logger.warning("address refusals are not read: the cache is unreachable")
+        return 0
 
 
 def _changes_check(user: Any) -> None:
     since = timezone.now() - timedelta(days=1)
     sent = Outbox.objects.filter(recipient=user, kind=OutboxKind.VERIFY_EMAIL, created_at__gt=since)
-    refused = int(cache.get(_refusals_key(user)) or 0)
+    refused = _refusals_today(user)
     if sent.count() + refused >= CHANGES_PER_DAY:
         raise GameError(
             ErrorKind.CONFLICT,
