@@ -26,41 +26,52 @@ app.autodiscover_tasks()
 DEADLINE_SWEEP_TASK = "games.tasks.sweep_deadlines"
 
 
+# A sweep that waited longer than its interval is replaced by the next one, but never sooner
+# than this: on the embedded broker (polled files, one worker process) a message can wait a
+# second or more behind the deliveries before it, and a sweep run every second then expired
+# before any worker saw it (the deadline sweep of tests/integration/test_deadlines_e2e.py).
+EXPIRES_FLOOR_SECONDS = 10
+
+
+def _expires(seconds: float) -> float:
+    return max(float(seconds), EXPIRES_FLOOR_SECONDS)
+
+
 def beat_schedule() -> dict[str, dict[str, Any]]:
     schedule: dict[str, dict[str, Any]] = {
         "sweep-outbox": {
             "task": "notifications.tasks.sweep_outbox",
             "schedule": settings.CANASTA_SWEEP_SECONDS,
             # A sweep that waited longer than its interval is replaced by the next one.
-            "options": {"expires": settings.CANASTA_SWEEP_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_SWEEP_SECONDS)},
         },
         "send-digests": {
             "task": "notifications.tasks.send_digests",
             "schedule": settings.CANASTA_DIGEST_SECONDS,
-            "options": {"expires": settings.CANASTA_DIGEST_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_DIGEST_SECONDS)},
         },
         # Webhooks whose run a lost task left behind, or whose backoff is over.
         "sweep-webhooks": {
             "task": "clients.tasks.sweep_webhooks",
             "schedule": settings.CANASTA_SWEEP_SECONDS,
-            "options": {"expires": settings.CANASTA_SWEEP_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_SWEEP_SECONDS)},
         },
         # The event feed is a recent history, not an archive (docs/clients.md).
         "prune-events": {
             "task": "clients.tasks.prune_events",
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
-            "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_EVENTS_PRUNE_SECONDS)},
         },
         # Done outbox rows after CANASTA_OUTBOX_RETENTION_DAYS (docs/webhooks-and-events.md).
         "prune-outbox": {
             "task": "notifications.tasks.prune_outbox",
             "schedule": settings.CANASTA_EVENTS_PRUNE_SECONDS,
-            "options": {"expires": settings.CANASTA_EVENTS_PRUNE_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_EVENTS_PRUNE_SECONDS)},
         },
         "sweep-deadlines": {
             "task": DEADLINE_SWEEP_TASK,
             "schedule": settings.CANASTA_DEADLINE_SWEEP_SECONDS,
-            "options": {"expires": settings.CANASTA_DEADLINE_SWEEP_SECONDS},
+            "options": {"expires": _expires(settings.CANASTA_DEADLINE_SWEEP_SECONDS)},
         },
     }
     schedule.update(retention_schedule())
@@ -82,7 +93,11 @@ def retention_schedule() -> dict[str, dict[str, Any]]:
     for name, (task, setting) in RETENTIONS.items():
         seconds = getattr(settings, setting)
         # A run that did not finish queues its own continuation; beat's next one may expire.
-        entries[name] = {"task": task, "schedule": seconds, "options": {"expires": seconds}}
+        entries[name] = {
+            "task": task,
+            "schedule": seconds,
+            "options": {"expires": _expires(seconds)},
+        }
     return entries
 
 
