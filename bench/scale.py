@@ -69,9 +69,9 @@ def _configure() -> None:
 
 _configure()
 sys.path.insert(0, str(ROOT / "bench"))
-from storage import _recreate_postgres_database  # noqa: E402
+from databases import postgres_database_recreate  # noqa: E402
 
-_recreate_postgres_database(os.environ["DATABASE_URL"])
+postgres_database_recreate(os.environ["DATABASE_URL"])
 
 import django  # noqa: E402
 

@@ -57,25 +57,12 @@ def _configure() -> None:
     )
 
 
-def _recreate_postgres_database(url: str) -> None:
-    """The bench's own database, dropped and created afresh (as bench/sweep.py does)."""
-    import urllib.parse
-
-    import psycopg
-
-    parts = urllib.parse.urlsplit(url)
-    name = parts.path.lstrip("/")
-    if name in ("", "postgres", "template0", "template1"):
-        raise SystemExit(f"BENCH_DATABASE_URL must name a database of its own, not {name!r}")
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
+sys.path.insert(0, str(ROOT / "bench"))
+from databases import postgres_database_recreate  # noqa: E402
 
 _configure()
 if os.environ["DATABASE_URL"].startswith("postgres"):
-    _recreate_postgres_database(os.environ["DATABASE_URL"])
+    postgres_database_recreate(os.environ["DATABASE_URL"])
 
 import django  # noqa: E402
 
