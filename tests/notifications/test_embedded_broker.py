@@ -72,7 +72,7 @@ def test_an_unreadable_message_is_dropped_and_the_next_one_read(tmp_path, caplog
     channel = broker_race.channel(tmp_path, OURS)
     (tmp_path / "queue").mkdir()
     (tmp_path / "claimed").mkdir()
-    (tmp_path / "queue" / "1_broken.celery.msg").write_bytes(b"")
+    (tmp_path / "queue" / "0_broken.celery.msg").write_bytes(b"")
     channel._put("celery", {"n": 2})
 
     assert channel._get("celery") == {"n": 2}
