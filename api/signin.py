@@ -14,11 +14,19 @@ wait, up to an hour. While it waits, no password is checked (the right one is re
 and the door answers 429 with Retry-After (`signin_limit_middleware`). Failures are forgotten
 a day after the first; a successful sign-in forgets the account's (not the address's).
 Like the other limits, it fails open when the cache is unreachable.
+
+Known devices (OWASP's "device cookies"): a per-account lock would let anyone who knows a
+player's name keep them out for an hour at a time. So a successful sign-in leaves a signed
+cookie naming the account (up to DEVICE_NAMES_KEPT names: a family's shared tablet), and a
+sign-in that presents it is counted on that device's own key instead of the account's: the
+player's browser is not locked by a stranger's guesses, and a stolen cookie still buys only
+the account limit of guesses of its own.
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -26,11 +34,12 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
+from django.core import signing
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.throttling import BaseThrottle
 
 from api.errors import error_body
@@ -40,6 +49,14 @@ FIRST_WAIT_SECONDS = 60
 LONGEST_WAIT_SECONDS = 3600
 MEMORY_SECONDS = 86400
 WAIT_ATTRIBUTE = "signin_wait"
+# Set by a page that showed the wait in its own form (web's sign-in page): the middleware then
+# keeps that page and only marks it 429 with Retry-After.
+WAIT_SHOWN_ATTRIBUTE = "signin_wait_shown"
+DEVICE_COOKIE = "canasta_device"
+DEVICE_SALT = "api.signin.device"
+DEVICE_MAX_AGE_SECONDS = 365 * 86400
+DEVICE_NAMES_KEPT = 5
+DEVICE_ATTRIBUTE = "signin_device"
 
 
 def _limits() -> tuple[int, int]:
@@ -49,15 +66,33 @@ def _limits() -> tuple[int, int]:
     )
 
 
+def _name(username: str) -> str:
+    return (username or "").strip().casefold()
+
+
+def device_names(request: HttpRequest) -> dict[str, str]:
+    """The accounts this browser signed in to, each with the device's own key: {} without a
+    valid cookie (none, forged, expired)."""
+    raw = request.COOKIES.get(DEVICE_COOKIE)
+    if not raw:
+        return {}
+    try:
+        value = signing.loads(raw, salt=DEVICE_SALT, max_age=DEVICE_MAX_AGE_SECONDS)
+    except signing.BadSignature:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {str(name): str(key) for name, key in value.items()}
+
+
 def _keys(request: HttpRequest, username: str) -> list[tuple[str, int]]:
     account, address = _limits()
-    who = (username or "").strip().casefold()
+    who = _name(username)
+    device = device_names(request).get(who)
     # get_ident reads only the headers and META, which a Django request has as DRF's does.
     address_of = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
-    return [
-        (f"signin:account:{who}", account),
-        (f"signin:address:{address_of}", address),
-    ]
+    first = f"signin:device:{device}" if device else f"signin:account:{who}"
+    return [(first, account), (f"signin:address:{address_of}", address)]
 
 
 def wait_after(failures: int, limit: int) -> int:
@@ -101,10 +136,29 @@ def signin_failed(request: HttpRequest, username: str, now: float | None = None)
 
 def signin_succeeded(request: HttpRequest, username: str) -> None:
     account_key = _keys(request, username)[0][0]
+    _remember_device(request, _name(username))
     try:
         caches["default"].delete_many([f"{account_key}:n", f"{account_key}:at"])
     except Exception as error:
         cache_outage.record_failure(error)
+
+
+def _remember_device(request: HttpRequest, who: str) -> None:
+    """The cookie's next value, set on the response by the middleware: this account first,
+    the browser's others after it, the oldest dropped past DEVICE_NAMES_KEPT."""
+    names = device_names(request)
+    key = names.pop(who, None) or secrets.token_urlsafe(12)
+    kept = [(who, key), *list(names.items())[: DEVICE_NAMES_KEPT - 1]]
+    setattr(request, DEVICE_ATTRIBUTE, signing.dumps(dict(kept), salt=DEVICE_SALT))
+
+
+def wait_message(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext(
+        "Too many failed sign-ins. Please try again in %(minutes)s minute.",
+        "Too many failed sign-ins. Please try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 class LimitedModelBackend(ModelBackend):
@@ -133,14 +187,30 @@ class LimitedModelBackend(ModelBackend):
         return user
 
 
+def _with_device(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    cookie = getattr(request, DEVICE_ATTRIBUTE, None)
+    if cookie:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            cookie,
+            max_age=DEVICE_MAX_AGE_SECONDS,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
+
+
 def _waiting(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     wait = getattr(request, WAIT_ATTRIBUTE, None)
     if not wait:
-        return response
+        return _with_device(request, response)
     seconds = math.ceil(wait)
-    message = _("Too many failed sign-ins. Please try again in %(minutes)s minutes.") % {
-        "minutes": math.ceil(seconds / 60)
-    }
+    if getattr(request, WAIT_SHOWN_ATTRIBUTE, False):
+        response.status_code = 429
+        response["Retry-After"] = str(seconds)
+        return response
+    message = wait_message(seconds)
     refused: HttpResponse
     if request.path.startswith("/api/"):
         refused = JsonResponse(

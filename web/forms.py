@@ -9,7 +9,8 @@ from typing import Any, cast
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils import formats, timezone
 from django.utils.functional import lazy
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.services.addresses import address_available
 from api.serializers.auth import ADDRESS_UNAVAILABLE
+from api.signin import WAIT_ATTRIBUTE, WAIT_SHOWN_ATTRIBUTE, wait_message
 from api.validators import LATEST_DATE
 from games import engine
 from games.models import TimeoutPolicy
@@ -118,6 +120,22 @@ class TimeZoneField(forms.CharField):
                 code="invalid_time_zone",
             )
         return name
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, saying so when the sign-in limit (api/signin.py) made it wait:
+    its own "wrong name or password" would send a player who typed the right one to the
+    password reset."""
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError:
+            wait = getattr(self.request, WAIT_ATTRIBUTE, None)
+            if not wait:
+                raise
+            setattr(self.request, WAIT_SHOWN_ATTRIBUTE, True)
+            raise ValidationError(wait_message(wait), code="signin_wait") from None
 
 
 class SignupForm(UserCreationForm):

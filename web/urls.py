@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from web.forms import SignInForm
 from web.views import (
     account,
     account_data,
@@ -22,7 +23,9 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="web/login.html", redirect_authenticated_user=True
+            template_name="web/login.html",
+            redirect_authenticated_user=True,
+            authentication_form=SignInForm,
         ),
         name="login",
     ),

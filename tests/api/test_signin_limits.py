@@ -8,11 +8,20 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 
-from api.signin import FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS, signin_wait, wait_after
+from api.signin import (
+    DEVICE_COOKIE,
+    DEVICE_NAMES_KEPT,
+    FIRST_WAIT_SECONDS,
+    LONGEST_WAIT_SECONDS,
+    device_names,
+    signin_wait,
+    wait_after,
+)
 from tests.game_fixtures import PASSWORD
 
 ACCOUNT_LIMIT = 10
@@ -126,3 +135,74 @@ def test_the_wait_doubles_with_every_further_failure_up_to_an_hour(victim, monke
     clock["now"] += 2 * FIRST_WAIT_SECONDS + 1
     assert _api(guesser, "victim", PASSWORD).status_code == 200  # and the count is forgotten
     assert signin_wait(request, "victim", clock["now"]) == 0
+
+
+def _sign_out(client: Client) -> None:
+    """The session ends, the browser's other cookies stay (Client.logout drops them all)."""
+    del client.cookies[settings.SESSION_COOKIE_NAME]
+
+
+def test_a_browser_that_signed_in_before_is_not_locked_out_by_a_strangers_guesses(victim):
+    """Known devices: the account's lock holds for strangers, not for the player's own
+    browser, whose failures count on the browser's own key (docs/accounts.md)."""
+    player = _client("198.51.100.9")
+    assert _page("/login/")(player, "victim", PASSWORD).status_code == 302
+    assert DEVICE_COOKIE in player.cookies
+    _sign_out(player)
+    guesser = _client()
+    for attempt in range(ACCOUNT_LIMIT):
+        _api(guesser, "victim", f"wrong-{attempt}")
+    assert _api(guesser, "victim", PASSWORD).status_code == 429
+    assert _page("/login/")(_client("192.0.2.4"), "victim", PASSWORD).status_code == 429
+    assert _page("/login/")(player, "victim", PASSWORD).status_code == 302
+    _sign_out(player)
+    # The player's browser has a limit of its own: a stolen cookie buys no more guesses.
+    for attempt in range(ACCOUNT_LIMIT):
+        _page("/login/")(player, "victim", f"wrong-{attempt}")
+    assert _page("/login/")(player, "victim", PASSWORD).status_code == 429
+
+
+def test_a_forged_or_foreign_device_cookie_counts_as_none(victim):
+    guesser = _client()
+    guesser.cookies[DEVICE_COOKIE] = "victim"  # unsigned
+    for attempt in range(ACCOUNT_LIMIT):
+        _api(guesser, "victim", f"wrong-{attempt}")
+    assert _api(guesser, "victim", PASSWORD).status_code == 429
+    other = get_user_model().objects.create_user(username="other", password=PASSWORD)
+    assert other.pk
+    neighbour = _client("192.0.2.5")
+    assert _page("/login/")(neighbour, "other", PASSWORD).status_code == 302
+    _sign_out(neighbour)
+    # A browser known for another account is a stranger to this one.
+    assert _page("/login/")(neighbour, "victim", PASSWORD).status_code == 429
+
+
+def test_a_shared_browser_remembers_a_few_accounts(victim):
+    tablet = _client("198.51.100.9")
+    names = [f"family{n}" for n in range(DEVICE_NAMES_KEPT + 1)]
+    for name in names:
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        assert _page("/login/")(tablet, name, PASSWORD).status_code == 302
+        _sign_out(tablet)
+    request = RequestFactory().get("/")
+    request.COOKIES[DEVICE_COOKIE] = tablet.cookies[DEVICE_COOKIE].value
+    remembered = device_names(request)
+    assert list(remembered) == [name.casefold() for name in reversed(names)][:DEVICE_NAMES_KEPT]
+
+
+def test_the_sign_in_page_says_why_it_waits_in_the_players_language(victim):
+    guesser = _client()
+    for attempt in range(ACCOUNT_LIMIT):
+        _page("/login/")(guesser, "victim", f"wrong-{attempt}")
+    page = guesser.post(
+        "/login/",
+        {"username": "victim", "password": PASSWORD},
+        REMOTE_ADDR=guesser.address,
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert page.status_code == 429
+    assert page["Retry-After"] == str(FIRST_WAIT_SECONDS)
+    assert page["Content-Type"].startswith("text/html")
+    text = page.content.decode()
+    assert "Bitte versuchen Sie es in 1 Minute erneut." in text
+    assert 'name="password"' in text  # the form, to try again once the wait is over
