@@ -5,6 +5,8 @@ language, a two-player winner addressed as a person, Icelandic bot levels neuter
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -14,6 +16,7 @@ from games.mail.text import game_line, table_line
 from games.services import lobby
 from notifications.emails import render
 from notifications.payloads import match_over_payload
+from tests.i18n.catalogues import ROOT, catalogues, po_entries
 
 ID = "f352d22b-0000-0000-0000-000000000000"
 
@@ -156,3 +159,32 @@ def test_the_match_over_line_agrees_with_the_number_of_winners(
             members,
         ) % {"reason": "x", "side": side}
     assert text.endswith(end)
+
+
+# A player's name cannot be declined: Icelandic sentences keep it in the nominative (as a
+# subject, or after a colon), never where a preposition or a noun would ask for another case
+# ("beðið eftir Jón", "hjá Jón", "borð Jón" read wrong to every Icelander).
+PERSON = r"%\((?:name|who|asker|winner|partner|opponent|inviter|owner|creator|player)\)s"
+GOVERNS_CASE = re.compile(
+    r"(?<![\w])(?:á(?! " + PERSON + r" leik)|við|með|frá|til|fyrir|gegn|hjá|um|af|móti|handa"
+    r"|eftir|án|í|svari|borð|hönd|lið|skilaboð)\s+" + PERSON
+)
+
+
+def test_icelandic_never_puts_a_name_where_it_would_need_declining() -> None:
+    offending = [
+        f"{path.relative_to(ROOT)}:{entry.line}: {text}"
+        for path in catalogues()
+        if path.parent.parent.name == "is"
+        for entry in po_entries(path)
+        for text in entry.msgstr.values()
+        if GOVERNS_CASE.search(text)
+    ]
+    assert offending == []
+
+
+def test_the_name_check_catches_a_declined_position() -> None:
+    assert GOVERNS_CASE.search("Beðið eftir %(name)s.")
+    assert GOVERNS_CASE.search("Tíminn rann út hjá %(name)s.")
+    assert not GOVERNS_CASE.search("Nú á %(name)s leik.")
+    assert not GOVERNS_CASE.search("Beðið eftir að %(name)s kasti.")
