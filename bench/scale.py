@@ -82,13 +82,15 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, models  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from accounts.services.deletion import account_delete  # noqa: E402
 from accounts.services.retention import sessions_prune  # noqa: E402
 from clients.services.retention import feed_prune, tokens_prune  # noqa: E402
 from clients.services.tokens import account_token_create  # noqa: E402
 from clients.services.webhooks import webhook_create, webhooks_sweep  # noqa: E402
-from games.models import Game, Move  # noqa: E402
+from games.models import Game, Move, Seat  # noqa: E402
 from games.services import lobby  # noqa: E402
 from games.services.bots import stale_bot_games  # noqa: E402
 from games.services.retention import Budget, games_retire, idempotency_prune  # noqa: E402
@@ -96,10 +98,11 @@ from games.services.timeouts import deadlines_sweep  # noqa: E402
 from mailplay.services.retention import inbound_prune  # noqa: E402
 from notifications.models import NotificationPreference, Outbox  # noqa: E402
 from notifications.services.digests import digest_send_due  # noqa: E402
-from notifications.services.outbox import outbox_deliver, outbox_sweep  # noqa: E402
+from notifications.services.outbox import outbox_deliver, outbox_drain, outbox_sweep  # noqa: E402
 from notifications.services.retention import outbox_prune  # noqa: E402
 
 User = get_user_model()
+DELETION_PASSWORD = "bench-deletion-password-1"
 NAMES = ("ann", "ben", "cat", "dan")
 # Tables a game's clone copies, parents first (each row refers only to rows copied before).
 CLONED = [
@@ -319,6 +322,53 @@ def _moves(templates: list[Any], keys: dict[int, str], count: int) -> dict[str, 
     return out
 
 
+def _mail_burst(count: int = 1000) -> dict[str, float]:
+    """Up to `count` turn emails of the clones made due at once and drained by this one process (as
+    one worker process drains a backlog): wall and CPU seconds, statements, emails a minute."""
+    # Each active game's latest turn email: one its player still needs (an older one would be
+    # skipped as answered, which is not what a backlog of due mail holds).
+    latest = (
+        Outbox.objects.filter(kind="your_turn", status="sent", game__status="active")
+        .order_by("game_id", "-pk")
+        .distinct("game_id")
+    )
+    ids = list(latest.values_list("pk", flat=True)[:count])
+    Outbox.objects.filter(pk__in=ids).update(
+        status="pending", sent_at=None, claimed_at=None, attempts=0, next_attempt_at=timezone.now()
+    )
+    wall, cpu, statements, drained = _measure(outbox_drain)
+    return {
+        "rows": len(ids),
+        "sent": drained,
+        "wall_s": wall / 1000,
+        "cpu_s": cpu / 1000,
+        "statements": statements,
+        "per_minute": drained / max(wall / 1000, 1e-9) * 60,
+    }
+
+
+def _user_deletion() -> dict[str, float]:
+    """A cloned player with active games deletes their account (the service the Settings page
+    and the API call): its wall time, with the password check (a deliberate PBKDF2 cost)
+    timed apart."""
+    seat = Seat.objects.filter(game__status="active").order_by("-pk").first()
+    assert seat is not None and seat.user_id is not None
+    user = User.objects.get(pk=seat.user_id)
+    user.set_password(DELETION_PASSWORD)
+    user.save(update_fields=["password"])
+    check_ms = _measure(lambda: user.check_password(DELETION_PASSWORD))[0]
+    wall, cpu, statements, closed = _measure(
+        lambda: account_delete(user=user, password=DELETION_PASSWORD)
+    )
+    return {
+        "wall_ms": wall,
+        "cpu_ms": cpu,
+        "statements": statements,
+        "password_check_ms": check_ms,
+        "games_closed": float(sum(v for v in closed.values() if isinstance(v, int))),
+    }
+
+
 def _lobby(keys: dict[int, str], count: int) -> list[tuple[float, float, int, Any]]:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {next(iter(keys.values()))}")
@@ -348,6 +398,8 @@ def _size_report(label: str, templates: list[Any], keys: dict[int, str]) -> dict
         }
     report["moves"] = _moves(templates, keys, 12)
     report["lobby"] = _lobby(keys, 10)
+    report["mail_burst"] = _mail_burst()
+    report["deletion"] = _user_deletion()
     report["games"] = Game.objects.filter(status="active").count()
     report["move_rows"] = Move.objects.count()
     report["storage"] = _storage()
@@ -387,6 +439,22 @@ def _print_requests(reports: list[dict[str, Any]]) -> None:
             f"{statistics.median(m['move_cpu']):.1f} | {statistics.median(m['move_sql']):.0f} | "
             f"{statistics.mean(m['mail_cpu']):.1f} | {statistics.median(x[0] for x in lob):.1f} | "
             f"{statistics.median(x[2] for x in lob):.0f} |"
+        )
+
+
+def _print_due_work(reports: list[dict[str, Any]]) -> None:
+    print(
+        "\n| size | due emails drained by one process | emails a minute | CPU s | statements "
+        "| account deletion ms (password check apart) | its statements |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in reports:
+        burst, gone = r["mail_burst"], r["deletion"]
+        print(
+            f"| {r['label']} | {burst['sent']:.0f} of {burst['rows']:.0f} in "
+            f"{burst['wall_s']:.1f} s | {burst['per_minute']:,.0f} | {burst['cpu_s']:.1f} | "
+            f"{burst['statements']:.0f} | {gone['wall_ms'] - gone['password_check_ms']:.0f} "
+            f"(+{gone['password_check_ms']:.0f}) | {gone['statements']:.0f} |"
         )
 
 
@@ -438,6 +506,7 @@ def main() -> None:
     reports.append(_size_report(f"{sorted(args.sizes)[-1]:,} (again)", templates, keys))
     _print_tasks(reports)
     _print_requests(reports)
+    _print_due_work(reports)
     _print_capacity(reports[-1], args.turns_per_day, args.peak)
 
 
