@@ -36,13 +36,14 @@ class OAuthTokenScheme(OpenApiAuthenticationExtension):
     target_class = "clients.authentication.OAuthTokenAuthentication"
     name = "oauth2"
 
-    def get_security_requirement(self, auto_schema: Any) -> dict[str, list[str]] | None:
+    def get_security_requirement(
+        self, auto_schema: Any
+    ) -> dict[str, list[Any]] | list[dict[str, list[Any]]]:
         view, method = auto_schema.view, auto_schema.method
         permissions = {type(permission) for permission in view.get_permissions()}
-        if NotWithAppToken in permissions:
-            return None
-        if AppsReadOnly in permissions and method.upper() not in SAFE_METHODS:
-            return None
+        refused = AppsReadOnly in permissions and method.upper() not in SAFE_METHODS
+        if NotWithAppToken in permissions or refused:
+            return []  # no requirement: the scheme is not offered for this operation
         return {self.name: [oauth_scope_for(method, view)]}
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:

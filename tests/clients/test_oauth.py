@@ -63,9 +63,7 @@ def test_the_consent_page_names_the_app_and_its_scopes_in_the_players_language(u
     page = _signed_in(users["alice"])
     _, challenge = pkce_pair()
     english = page.get(authorize_query(app, challenge, scope="read chat"))
-    german = page.get(
-        authorize_query(app, challenge, scope="read chat"), HTTP_ACCEPT_LANGUAGE="de"
-    )
+    german = page.get(authorize_query(app, challenge, scope="read chat"), HTTP_ACCEPT_LANGUAGE="de")
 
     text = english.content.decode()
     assert english.status_code == 200 and "Skýjaspil" in text
@@ -164,9 +162,7 @@ def test_each_scope_opens_its_own_part_of_the_api(users, game):
     player = bearer(app_tokens(users["alice"], app, "play")["access_token"])
     assert _draw(player, game).status_code == 200
     assert code_of(player.get(url(game)), 403) == "insufficient_scope"
-    assert code_of(player.post(chat, {"text": "hi"}, format="json"), 403) == (
-        "insufficient_scope"
-    )
+    assert code_of(player.post(chat, {"text": "hi"}, format="json"), 403) == ("insufficient_scope")
 
     talker = bearer(app_tokens(users["alice"], app, "read chat")["access_token"])
     assert talker.post(chat, {"text": "hello from an app"}, format="json").status_code == 201
