@@ -154,3 +154,12 @@ def access_revoke(*, user: Any, app_id: int) -> int:
         deleted, _ = AccessToken.objects.filter(user=user, application_id=app_id).delete()
         Grant.objects.filter(user=user, application_id=app_id).delete()
     return count + deleted
+
+
+def oauth_forget(*, user: Any) -> None:
+    """An account closed (accounts.services.deletion): every grant and token it gave apps,
+    and the apps it registered (with the tokens other players gave them)."""
+    RefreshToken.objects.filter(user=user).delete()
+    AccessToken.objects.filter(user=user).delete()
+    Grant.objects.filter(user=user).delete()
+    Application.objects.filter(user=user).delete()

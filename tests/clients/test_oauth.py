@@ -4,6 +4,7 @@ with PKCE required (S256 only), the finer scopes on the API, consent denied, rev
 
 from __future__ import annotations
 
+import base64
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,12 @@ from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from rest_framework.test import APIClient
 
 from clients.scopes import ACCESS_PREFIX
-from clients.services.oauth import access_revoke, authorized_apps, redirect_uris_parse
+from clients.services.oauth import (
+    access_revoke,
+    authorized_apps,
+    oauth_forget,
+    redirect_uris_parse,
+)
 from clients.services.retention import oauth_prune
 from games.services.errors import GameError
 from games.services.retention import Budget
@@ -351,3 +357,45 @@ def test_the_prune_clears_expired_codes_and_tokens_in_chunks(users, settings):
     # bob's live grant stays, and works.
     assert bearer(kept["access_token"]).get("/api/v1/games/").status_code == 200
     assert oauth_prune(budget=Budget()).deleted == 0
+
+
+def test_the_code_comes_with_the_issuer_and_the_server_publishes_its_metadata(users):
+    app = register(users["carol"])
+    _, challenge = pkce_pair()
+    params = redirect_params(consent(_signed_in(users["alice"]), app, challenge, scope="read"))
+
+    metadata = Client().get("/.well-known/oauth-authorization-server")
+
+    assert metadata.status_code == 200
+    document = metadata.json()
+    assert params["iss"] == document["issuer"]
+    assert document["authorization_endpoint"].endswith("/oauth/authorize/")
+    assert document["token_endpoint"].endswith("/oauth/token/")
+    assert document["code_challenge_methods_supported"] == ["S256"]
+
+
+def test_a_confidential_app_introspects_a_token(users):
+    app = register(users["carol"], confidential=True)
+    tokens = app_tokens(users["alice"], app, "read play")
+    credentials = base64.b64encode(f"{app.client_id}:{app.plain_secret}".encode()).decode()
+
+    answer = Client().post(
+        "/oauth/introspect/",
+        {"token": tokens["access_token"]},
+        HTTP_AUTHORIZATION=f"Basic {credentials}",
+    )
+
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["active"] is True and answer.json()["scope"] == "read play"
+
+
+def test_deleting_the_account_forgets_its_oauth_grants_and_apps(users):
+    app = register(users["alice"])
+    app_tokens(users["bob"], app, "read")
+    other = register(users["carol"])
+    app_tokens(users["alice"], other, "read")
+
+    oauth_forget(user=users["alice"])
+
+    assert not type(app).objects.filter(pk=app.pk).exists()
+    assert not AccessToken.objects.exists() and not RefreshToken.objects.exists()
