@@ -399,3 +399,25 @@ def test_deleting_the_account_forgets_its_oauth_grants_and_apps(users):
 
     assert not type(app).objects.filter(pk=app.pk).exists()
     assert not AccessToken.objects.exists() and not RefreshToken.objects.exists()
+
+
+def test_an_unknown_app_gets_the_sites_error_page_not_a_redirect(users):
+    _, challenge = pkce_pair()
+    app = register(users["carol"])
+    app.client_id = "no-such-app"
+
+    response = _signed_in(users["alice"]).get(authorize_query(app, challenge, scope="read"))
+
+    assert response.status_code == 400  # invalid_client_id, shown to the player
+    assert "not a valid request for access" in response.content.decode()
+    assert not Grant.objects.exists()
+
+
+def test_an_app_reads_the_event_feed_with_read(users, game):
+    app = register(users["carol"])
+    reader = bearer(app_tokens(users["alice"], app, "read")["access_token"])
+
+    response = reader.get("/api/v1/events/", {"after": 0, "wait": 0})
+
+    assert response.status_code == 200, response.content
+    assert "events" in response.json()
