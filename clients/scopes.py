@@ -47,12 +47,13 @@ ACCESS_PREFIX = "cnso_"
 REFRESH_PREFIX = "cnsr_"
 
 
-def access_token_generate(request: Any, refresh_token: bool = False) -> str:
+def access_token_generate(request: Any) -> str:
     """oauthlib's token generator (OAUTH2_PROVIDER["ACCESS_TOKEN_GENERATOR"])."""
     return ACCESS_PREFIX + secrets.token_urlsafe(32)
 
 
-def refresh_token_generate(request: Any, refresh_token: bool = False) -> str:
+def refresh_token_generate(request: Any) -> str:
+    """oauthlib's refresh token generator (OAUTH2_PROVIDER["REFRESH_TOKEN_GENERATOR"])."""
     return REFRESH_PREFIX + secrets.token_urlsafe(32)
 
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 from oauth2_provider.views import AuthorizationView
 
-from clients.scopes import SCOPES, scope_descriptions
+from clients.scopes import scope_descriptions
 from clients.services.oauth import (
     access_revoke,
     app_delete,
@@ -90,7 +90,6 @@ def _page(
         ],
         "new_app": new_app,
         "secret": secret,
-        "scope_names": SCOPES,
     }
     return render(request, "web/apps.html", context, status=status)
 
