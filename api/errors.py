@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.messages import error_message, message_for, request_language
+from clients.permissions import InsufficientScope
 from games.models import Game
 from games.services.errors import STATUS_BY_KIND, ErrorKind, GameError
 
@@ -75,6 +76,9 @@ def _shortened(message: str) -> str:
 def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
     if isinstance(exc, ApiError):
         return exc.error_code, exc.message, exc.details
+    if isinstance(exc, InsufficientScope):
+        # A token without the scope a request needs: which one, and what it has.
+        return "insufficient_scope", str(exc.detail), dict(exc.error_details)
     code = next((c for cls, c in _CODES if isinstance(exc, cls)), None) or str(exc.default_code)
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail

@@ -214,9 +214,9 @@ def _statuses_for(view_class: type, path: str, method: str, operation: dict) -> 
         )
         if method not in _SAFE_METHODS or permissions - {"AllowAny", "IsAuthenticated"}:
             statuses["403"] = (
-                "Not allowed: a personal token without the scope this needs, a session "
-                "request without its CSRF token, or the operation's own refusal "
-                "(permission_denied)."
+                "Not allowed: a personal or OAuth token without the scope this needs "
+                "(insufficient_scope), a session request without its CSRF token, or the "
+                "operation's own refusal (permission_denied)."
             )
     if getattr(view_class, "throttle_classes", None):
         statuses["429"] = "Too many requests (throttled); wait Retry-After seconds."

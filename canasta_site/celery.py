@@ -84,6 +84,7 @@ RETENTIONS = {
     "retire-games": ("games.tasks.retire_games", "CANASTA_RETENTION_SWEEP_SECONDS"),
     "prune-inbound": ("mailplay.tasks.prune_inbound", "CANASTA_EVENTS_PRUNE_SECONDS"),
     "prune-tokens": ("clients.tasks.prune_tokens", "CANASTA_EVENTS_PRUNE_SECONDS"),
+    "prune-oauth": ("clients.tasks.prune_oauth", "CANASTA_RETENTION_SWEEP_SECONDS"),
     "prune-sessions": ("accounts.tasks.prune_sessions", "CANASTA_EVENTS_PRUNE_SECONDS"),
 }
 

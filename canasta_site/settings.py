@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # OAuth 2 for third-party apps (docs/clients.md, "OAuth 2"): its models and endpoints.
+    "oauth2_provider",
     "games",
     "api",
     "notifications",
@@ -359,11 +361,14 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Every API key, personal or account (Bearer or Token), stored hashed (clients/).
         "clients.authentication.ApiTokenAuthentication",
+        # OAuth 2 access tokens (cnso_...) of third-party apps, limited to their scopes.
+        "clients.authentication.OAuthTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
-        # A personal token needs scope `read` for GET and `play` for everything else.
+        # A personal token needs scope `read` for GET and `play` for everything else; an
+        # OAuth token the scope its view names (clients/scopes.py).
         "clients.permissions.TokenScopes",
     ],
     # One error shape for every failure (api/errors.py).
@@ -400,6 +405,48 @@ REST_FRAMEWORK = {
     # sends it, so anyone could dodge a limit by making one up.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
+
+# OAuth 2 for third-party apps (django-oauth-toolkit; docs/clients.md, "OAuth 2"): the
+# authorization code grant only, PKCE with S256 required of every client, refresh tokens
+# rotated with replay detection, tokens stored hashed (RFC 9700, the OAuth security BCP).
+OAUTH2_PROVIDER = {
+    # The scopes and their words for players (clients/scopes.py, translated on the consent page).
+    "SCOPES_BACKEND_CLASS": "clients.scopes.CanastaScopes",
+    "DEFAULT_SCOPES": ["read"],
+    # A key that says what it is, so the API tells OAuth tokens from API keys without a lookup.
+    "ACCESS_TOKEN_GENERATOR": "clients.scopes.access_token_generate",
+    "REFRESH_TOKEN_GENERATOR": "clients.scopes.refresh_token_generate",
+    "PKCE_REQUIRED": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("CANASTA_OAUTH_ACCESS_SECONDS", "3600")),
+    # An unused refresh token lapses 30 days after its access token expired.
+    "REFRESH_TOKEN_EXPIRE_SECONDS": int(
+        os.environ.get("CANASTA_OAUTH_REFRESH_SECONDS", str(30 * 24 * 3600))
+    ),
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # Consent is asked every time an app asks (the page names what it may do).
+    "REQUEST_APPROVAL_PROMPT": "force",
+    # https, and http for native apps' loopback addresses only (RFC 8252): the registration
+    # form refuses any other http address (clients/services/oauth.py).
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    # Checked by our own registration form (loopback only), see ALLOWED_REDIRECT_URI_SCHEMES.
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": False,
+}
+# The toolkit's W008 ("http redirect URIs allowed"): http is kept for RFC 8252 loopback
+# callbacks of native apps, and only those are accepted at registration (see above).
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+# Apps one user may register.
+CANASTA_OAUTH_APPS_PER_USER = int(os.environ.get("CANASTA_OAUTH_APPS_PER_USER", "20"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Canasta by correspondence",

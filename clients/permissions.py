@@ -1,46 +1,102 @@
-"""Scopes of personal API tokens: reading needs `read`, anything that changes state `play`.
+"""Scopes of delegated credentials: personal API tokens and OAuth 2 access tokens of apps.
 
-Only requests authenticated with a personal token (request.auth is a personal ApiToken) are
-limited; a session or an account token (POST /auth/token/) may do everything its user may.
+A personal token (request.auth a personal ApiToken) has two scopes: reading needs `read`,
+anything that changes state `play`. An OAuth token has the finer scopes of clients/scopes.py,
+as its view names them (`oauth_scopes`). A session or an account token (POST /auth/token/) may
+do everything its user may.
+
+A token lacking a scope is refused with 403 `insufficient_scope`, naming the scope it needs
+(details.required) and those it has (details.granted).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from oauth2_provider.models import AccessToken
+from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from clients.models import ApiToken, TokenScope
+from clients.scopes import ACCOUNT, PLAY, READ
+
+
+class InsufficientScope(exceptions.PermissionDenied):
+    """403 `insufficient_scope` (the RFC 6750 error's name), in the API's error shape."""
+
+    default_code = "insufficient_scope"
+
+    def __init__(self, required: str, granted: list[str]) -> None:
+        super().__init__(
+            f"This token lacks the {required!r} scope (it has: {', '.join(granted) or 'none'}).",
+            code="insufficient_scope",
+        )
+        self.error_details = {"required": required, "granted": granted}
 
 
 def personal_token(request: Request) -> ApiToken | None:
-    """The personal token the request was made with, or None (session, account token)."""
+    """The personal token the request was made with, or None (session, account token, app)."""
     token = request.auth
     return token if isinstance(token, ApiToken) and token.is_personal else None
 
 
+def app_token(request: Request) -> AccessToken | None:
+    """The OAuth 2 access token of a third-party app the request was made with, or None."""
+    token = request.auth
+    return token if isinstance(token, AccessToken) else None
+
+
 def required_scope(request: Request) -> str:
+    """A personal token's scope for this request (and the rate limit it counts against)."""
     return TokenScope.READ.value if request.method in SAFE_METHODS else TokenScope.PLAY.value
+
+
+def oauth_scope_for(method: str, view: Any) -> str:
+    """The OAuth scope a request with `method` needs at `view`: what the view names for safe
+    methods ("read") or the others ("write"), else `read` for a safe method and `play` for the
+    others. The schema's security requirements are read from here too (clients/schema.py)."""
+    safe = method.upper() in SAFE_METHODS
+    declared = getattr(view, "oauth_scopes", None) or {}
+    return str(declared.get("read" if safe else "write", READ if safe else PLAY))
+
+
+def oauth_scope(request: Request, view: Any) -> str:
+    return oauth_scope_for(request.method or "GET", view)
+
+
+def granted_scopes(token: AccessToken) -> list[str]:
+    return sorted(token.scope.split()) if token.scope else []
+
+
+def app_allows(token: AccessToken, scope: str) -> bool:
+    """The toolkit's own check: the token is live and holds `scope`."""
+    return bool(token.is_valid([scope]))
 
 
 class TokenScopes(BasePermission):
     message = "This token's scopes do not allow this request."
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        app = app_token(request)
+        if app is not None:
+            scope = oauth_scope(request, view)
+            if not app_allows(app, scope):
+                raise InsufficientScope(scope, granted_scopes(app))
+            return True
         token = personal_token(request)
         if token is None:
             return True
         scope = required_scope(request)
-        if token.allows(scope):
-            return True
-        self.message = f"This token lacks the {scope!r} scope (it has: {', '.join(token.scopes)})."
-        return False
+        if not token.allows(scope):
+            raise InsufficientScope(scope, list(token.scopes))
+        return True
 
 
 class NotWithPersonalToken(BasePermission):
-    """Managing tokens needs the account itself (a session or the account token): a leaked
-    personal token must not be able to mint or revoke others."""
+    """Managing tokens needs the account itself (a session or the account token) or an app
+    the player gave the `account` scope (TokenScopes checks it): a leaked personal token must
+    not be able to mint or revoke others."""
 
     message = "Manage tokens with your session or account token, not a personal token."
 
@@ -48,12 +104,39 @@ class NotWithPersonalToken(BasePermission):
         return request.method in SAFE_METHODS or personal_token(request) is None
 
 
+class NotWithAppToken(BasePermission):
+    """What only the account holder does (a new password, deleting the account, signing every
+    program out, the data export): never through an app, whatever its scopes."""
+
+    message = "Not with an app's OAuth token: use your session or account token."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return app_token(request) is None
+
+
 class AccountOnly(BasePermission):
     """The account's own data (its address, the export with token names and webhook URLs):
     never through a personal token, not even a `read` one (docs/clients.md: a personal token
-    plays and reads games, it does not read the account)."""
+    plays and reads games, it does not read the account); through an app's OAuth token only
+    with the `account` scope."""
 
     message = "Not with a personal token: use your session or account token."
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        app = app_token(request)
+        if app is not None:
+            if not app_allows(app, ACCOUNT):
+                raise InsufficientScope(ACCOUNT, granted_scopes(app))
+            return True
         return personal_token(request) is None
+
+
+class AppsReadOnly(BasePermission):
+    """An app reads here, never writes: a new address (which could take the account over by
+    a password reset) or a new personal token (which would outlive the app's revoked access)
+    is the account holder's own act."""
+
+    message = "Not with an app's OAuth token: use your session or account token."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in SAFE_METHODS or app_token(request) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import Task, shared_task
 from django.conf import settings
 
-from clients.services.retention import feed_prune, tokens_prune
+from clients.services.retention import feed_prune, oauth_prune, tokens_prune
 from clients.services.webhook_delivery import RUN_SECONDS, webhook_run
 from clients.services.webhooks import webhooks_sweep
 from games.tasks import prune_run
@@ -39,3 +39,9 @@ def prune_events(self: Task) -> int:
 def prune_tokens(self: Task) -> int:
     """Beat, daily: API tokens revoked more than CANASTA_REVOKED_TOKEN_RETENTION_DAYS ago."""
     return prune_run(self, lambda budget: tokens_prune(budget=budget))
+
+
+@shared_task(name="clients.tasks.prune_oauth", bind=True, ignore_result=True)
+def prune_oauth(self: Task) -> int:
+    """Beat, hourly: expired OAuth codes and tokens (clients.services.retention.oauth_prune)."""
+    return prune_run(self, lambda budget: oauth_prune(budget=budget))

@@ -366,7 +366,13 @@ GENERAL_BY_CODE = {
     "card_not_in_hand": _("You do not hold these cards."),
     "invalid_kinds": _("Choose at least one kind of event."),
     "authentication_failed": _("The credentials were not accepted."),
+    "insufficient_scope": _("This token may not do this: it lacks the scope it needs."),
     "unsafe_url": _("This address cannot receive webhooks from this server."),
+    "invalid_redirect_uri": _(
+        "A redirect address must be https://…, or http://127.0.0.1… for a program on your "
+        "own computer, without a #fragment; between 1 and 5 of them."
+    ),
+    "too_many_apps": _("You have as many apps as an account may have: delete one first."),
     "invalid_request": _("The request is invalid: see details."),
     "malformed_request": _("The request could not be read."),
 }

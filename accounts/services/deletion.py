@@ -9,7 +9,7 @@ Decisions:
 - Invitations the account sent and that still wait are withdrawn (their seats free).
 - Credentials first, in one transaction that locks the user row: the account is closed
   (inactive, no usable password) and its account and personal tokens, sessions, reply
-  addresses and webhooks are deleted. Only then are its games resigned and its tables left:
+  addresses, webhooks, OAuth tokens and apps are deleted. Only then are its games resigned and its tables left:
   a request already past authentication that takes a seat meanwhile either commits before
   (and the seat is resigned or left below) or waits on the row lock and is refused
   (games.services.common.require_open_account). Nothing it does after that can act for it.
@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clients.models import ApiToken, Event, Webhook
+from clients.services.oauth import oauth_forget
 from games.models import GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
 from games.players import deleted_username
 from games.services.errors import ErrorKind, GameError
@@ -84,6 +85,8 @@ def _credentials_revoked(user: Any) -> None:
     _sessions_end(user)
     ReplyToken.objects.filter(user=user).delete()
     Webhook.objects.filter(owner=user).delete()
+    # What it gave OAuth apps, and the apps it registered.
+    oauth_forget(user=user)
 
 
 def _personal_data_removed(user: Any) -> None:

@@ -47,7 +47,14 @@ from api.serializers.games import GameDetailSerializer
 from api.throttles import PasswordRateThrottle, PasswordResetRateThrottle
 from api.views.auth import BY_PERSONAL_TOKEN
 from api.views.common import game_response, seat_for
-from clients.permissions import AccountOnly, NotWithPersonalToken, TokenScopes
+from clients.permissions import (
+    AccountOnly,
+    AppsReadOnly,
+    NotWithAppToken,
+    NotWithPersonalToken,
+    TokenScopes,
+)
+from clients.scopes import ACCOUNT_SCOPES
 from games import selectors
 from games.models import Game, Invitation
 from games.services import invitations
@@ -122,12 +129,16 @@ class PasswordResetConfirmView(APIView):
 
 ACCOUNT_PERMISSIONS = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
 # /me/ and /me/export/ read the address, the token list and the webhook URLs: as the schema
-# says (403 for personal tokens), no personal token reads them, whatever its scopes.
+# says (403 for personal tokens), no personal token reads them, whatever its scopes; an app
+# reads /me/ with the `account` scope.
 ACCOUNT_ONLY = [IsAuthenticated, AccountOnly]
+# Deleting the account and the data export: the account holder alone, never an app.
+HOLDER_ONLY = [IsAuthenticated, TokenScopes, NotWithPersonalToken, NotWithAppToken]
 
 
 class MeView(APIView):
-    permission_classes = ACCOUNT_ONLY
+    permission_classes = [*ACCOUNT_ONLY, AppsReadOnly]
+    oauth_scopes = ACCOUNT_SCOPES
 
     @extend_schema(
         operation_id="me_read",
@@ -197,6 +208,7 @@ class EmailConfirmView(APIView):
 
 class EmailResendView(APIView):
     permission_classes = ACCOUNT_PERMISSIONS
+    oauth_scopes = ACCOUNT_SCOPES
     throttle_classes = [PasswordRateThrottle]
 
     @extend_schema(
@@ -213,7 +225,7 @@ class EmailResendView(APIView):
 
 
 class ExportView(APIView):
-    permission_classes = ACCOUNT_ONLY
+    permission_classes = [*ACCOUNT_ONLY, NotWithAppToken]
 
     @extend_schema(
         operation_id="me_export",
@@ -239,7 +251,7 @@ class ExportView(APIView):
 
 
 class AccountDeleteView(APIView):
-    permission_classes = ACCOUNT_PERMISSIONS
+    permission_classes = HOLDER_ONLY
     throttle_classes = [PasswordRateThrottle]
 
     @extend_schema(

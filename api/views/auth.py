@@ -35,7 +35,7 @@ from api.serializers.auth import (
 from api.throttles import AuthRateThrottle, PasswordRateThrottle
 from api.users import request_user
 from clients.models import ApiToken
-from clients.permissions import NotWithPersonalToken, TokenScopes
+from clients.permissions import NotWithAppToken, NotWithPersonalToken, TokenScopes
 from clients.services.tokens import account_token_create, account_tokens_revoke
 from notifications.services.preferences import preference_update
 
@@ -143,7 +143,7 @@ class TokenView(APIView):
 
 
 class AccountTokensRevokeView(APIView):
-    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
+    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken, NotWithAppToken]
 
     @extend_schema(
         operation_id="auth_token_revoke",
@@ -159,7 +159,7 @@ class AccountTokensRevokeView(APIView):
 
 
 class PasswordView(APIView):
-    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
+    permission_classes = [IsAuthenticated, TokenScopes, NotWithPersonalToken, NotWithAppToken]
     throttle_classes = [PasswordRateThrottle]
 
     @extend_schema(

@@ -21,6 +21,7 @@ from api.serializers.chat import (
     ChatReportInSerializer,
     ChatReportOutSerializer,
 )
+from clients.scopes import CHAT_SCOPES
 from games.selectors import game_with_seats
 from games.services.chat import chat_lines, chat_mute, chat_muted_seats, chat_post, chat_report
 from games.services.errors import ErrorKind, GameError
@@ -64,6 +65,8 @@ def _limit(request: Request) -> int:
 
 
 class ChatView(APIView):
+    oauth_scopes = CHAT_SCOPES
+
     @extend_schema(
         operation_id="games_chat_list",
         summary="The table's chat (players only)",
@@ -114,6 +117,8 @@ class ChatView(APIView):
 
 
 class ChatMuteView(APIView):
+    oauth_scopes = CHAT_SCOPES
+
     @extend_schema(
         operation_id="games_chat_mute",
         summary="Mute (or unmute) a player: their lines are hidden for you, at every table",
@@ -141,6 +146,8 @@ class ChatMuteView(APIView):
 
 
 class ChatReportView(APIView):
+    oauth_scopes = CHAT_SCOPES
+
     @extend_schema(
         operation_id="games_chat_report",
         summary="Report a line to the operators",

@@ -29,6 +29,7 @@ from api.serializers.me import (
     PreferencesPatchInSerializer,
     PreferencesSerializer,
 )
+from clients.scopes import ACCOUNT_SCOPES
 from mailplay.services.autodraw import auto_draw_update
 from notifications.models import Absence
 from notifications.selectors import absences_of
@@ -53,6 +54,8 @@ def absence_entry(absence: Absence, now: datetime) -> dict[str, Any]:
 
 class PreferencesView(APIView):
     """GET: my email, language and time zone preferences. PATCH: change them."""
+
+    oauth_scopes = ACCOUNT_SCOPES
 
     @extend_schema(
         operation_id="me_preferences_retrieve",
@@ -94,6 +97,8 @@ class PreferencesView(APIView):
 
 class AbsencesView(APIView):
     """GET: my absences. POST: declare one."""
+
+    oauth_scopes = ACCOUNT_SCOPES
 
     @extend_schema(
         operation_id="me_absences_list",
@@ -150,6 +155,8 @@ class AbsencesView(APIView):
 
 
 class AbsenceView(APIView):
+    oauth_scopes = ACCOUNT_SCOPES
+
     @extend_schema(
         operation_id="me_absences_cancel",
         summary="Cancel an absence: a coming one is removed, one under way ends now",

@@ -6,10 +6,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.utils import timezone
+from oauth2_provider.models import AccessToken, Grant, RefreshToken
+from oauth2_provider.settings import oauth2_settings
 
 from clients.models import ApiToken, Event, WebhookDelivery
-from games.services.retention import Budget, Pruned, range_prune, walk_prune
+from games.services.retention import Budget, Pruned, chunk_size, range_prune, walk_prune
 
 
 def deliveries_prune(*, days: int, budget: Budget, now: datetime | None = None) -> Pruned:
@@ -48,3 +51,34 @@ def tokens_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
     cutoff = (now or timezone.now()) - timedelta(days=days)
     old = ApiToken.objects.filter(revoked_at__lt=cutoff)
     return range_prune(old, key="revoked_at", budget=budget)
+
+
+def _chunks_delete(due: QuerySet[Any], budget: Budget) -> Pruned:
+    """Delete the rows of `due` a chunk at a time, each chunk through Django's collector (the
+    toolkit's tokens refer to each other: it clears or follows those references)."""
+    size, deleted = chunk_size(), 0
+    while not budget.spent():
+        ids = list(due.order_by("pk").values_list("pk", flat=True)[:size])
+        if ids:
+            due.model.objects.filter(pk__in=ids).delete()
+            deleted += len(ids)
+        if len(ids) < size:
+            return Pruned(deleted, done=True)
+    return Pruned(deleted, done=False)
+
+
+def oauth_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
+    """What OAuth 2 leaves behind (beat's `prune-oauth`, hourly), as the toolkit's own
+    `clear_expired` chooses it but in chunks within the budget: authorization codes past
+    their minute; refresh tokens revoked, or unused, longer than REFRESH_TOKEN_EXPIRE_SECONDS
+    (revoked ones are kept that long so that a replayed old one is still recognised and
+    revokes its family); refresh tokens whose access token is gone; access tokens expired
+    without a refresh token."""
+    now = now or timezone.now()
+    idle = now - timedelta(seconds=oauth2_settings.REFRESH_TOKEN_EXPIRE_SECONDS or 0)
+    stale = Q(revoked__lte=idle) | Q(revoked__isnull=True, access_token__expires__lte=idle)
+    orphans = Q(revoked__isnull=True, access_token__isnull=True)
+    pruned = _chunks_delete(Grant.objects.filter(expires__lt=now), budget)
+    pruned += _chunks_delete(RefreshToken.objects.filter(stale | orphans), budget)
+    expired = AccessToken.objects.filter(refresh_token__isnull=True, expires__lt=now)
+    return pruned + _chunks_delete(expired, budget)

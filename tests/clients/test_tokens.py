@@ -83,11 +83,11 @@ def test_a_read_token_cannot_play(users, game):
     )
 
     error = error_of(response, 403)
-    assert error["code"] == "permission_denied"
+    assert error["code"] == "insufficient_scope"
     assert "'play'" in error["message"]
     for what in ("resign", "leave", "join", "abort"):
-        assert code_of(reader.post(url(game, what)), 403) == "permission_denied"
-    assert code_of(reader.post("/api/v1/games/", {}, format="json"), 403) == "permission_denied"
+        assert code_of(reader.post(url(game, what)), 403) == "insufficient_scope"
+    assert code_of(reader.post("/api/v1/games/", {}, format="json"), 403) == "insufficient_scope"
 
 
 def test_a_play_token_plays_and_a_play_only_token_cannot_read(users, game):
@@ -100,7 +100,7 @@ def test_a_play_token_plays_and_a_play_only_token_cannot_read(users, game):
     assert response.status_code == 200, response.content
 
     blind = token_client(users["alice"], ["play"])
-    assert code_of(blind.get(url(game)), 403) == "permission_denied"
+    assert code_of(blind.get(url(game)), 403) == "insufficient_scope"
 
 
 def test_a_personal_token_cannot_create_or_revoke_tokens(users):

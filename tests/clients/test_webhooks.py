@@ -369,5 +369,5 @@ def test_webhook_input_is_validated(clients, users, settings):
 def test_a_read_only_token_cannot_register_webhooks(users):
     reader = token_client(users["alice"], ["read"])
     response = reader.post("/api/v1/webhooks/", {"url": URL}, format="json")
-    assert error_of(response, 403)["code"] == "permission_denied"
+    assert error_of(response, 403)["code"] == "insufficient_scope"
     assert reader.get("/api/v1/webhooks/").status_code == 200

@@ -21,7 +21,8 @@ from api.clients.serializers import (
     ApiTokensOutSerializer,
 )
 from api.schema import BODY, COMMON, error
-from clients.permissions import NotWithPersonalToken, TokenScopes
+from clients.permissions import AppsReadOnly, NotWithPersonalToken, TokenScopes
+from clients.scopes import ACCOUNT_SCOPES
 from clients.selectors import tokens_of
 from clients.services.tokens import token_create, token_revoke
 
@@ -30,7 +31,8 @@ BY_TOKEN = {403: error("Tokens are managed with a session or the account token."
 
 
 class TokensView(APIView):
-    permission_classes = PERMISSIONS
+    permission_classes = [*PERMISSIONS, AppsReadOnly]
+    oauth_scopes = ACCOUNT_SCOPES
 
     @extend_schema(
         operation_id="tokens_list",
@@ -69,6 +71,7 @@ class TokensView(APIView):
 
 class TokenView(APIView):
     permission_classes = PERMISSIONS
+    oauth_scopes = ACCOUNT_SCOPES
 
     @extend_schema(
         operation_id="tokens_revoke",

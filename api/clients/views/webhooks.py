@@ -19,6 +19,7 @@ from api.clients.serializers import (
 )
 from api.idempotency import idempotent
 from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
+from clients.scopes import WEBHOOK_SCOPES
 from clients.selectors import DELIVERIES_PAGE_MAX, deliveries_of, webhooks_of
 from clients.services.webhooks import (
     webhook_create,
@@ -36,6 +37,8 @@ BAD_HOOK = error(
 
 
 class WebhooksView(APIView):
+    oauth_scopes = WEBHOOK_SCOPES
+
     @extend_schema(
         operation_id="webhooks_list",
         summary="My webhooks (without their secrets)",
@@ -85,6 +88,8 @@ class WebhooksView(APIView):
 
 
 class WebhookView(APIView):
+    oauth_scopes = WEBHOOK_SCOPES
+
     @extend_schema(
         operation_id="webhooks_retrieve",
         summary="One of my webhooks",
@@ -122,6 +127,8 @@ class WebhookView(APIView):
 
 
 class WebhookRotateView(APIView):
+    oauth_scopes = WEBHOOK_SCOPES
+
     @extend_schema(
         operation_id="webhooks_rotate_secret",
         summary="A new secret for the webhook, shown once; the old one stops at once",
@@ -137,6 +144,8 @@ class WebhookRotateView(APIView):
 
 
 class WebhookDeliveriesView(APIView):
+    oauth_scopes = WEBHOOK_SCOPES
+
     @extend_schema(
         operation_id="webhooks_deliveries",
         summary="The webhook's delivery log, newest first",
