@@ -4,7 +4,8 @@ document (docs/accounts.md, "Your data").
 Games are exported as their player saw them: every move of the log through the engine's
 redaction for that seat (engine.event_for, the same as the API's move log), so the cards of
 other players that were hidden at the table stay hidden here too, even in finished hands.
-Secrets are never exported: token keys, webhook secrets, reply addresses, invitation links.
+Secrets are never exported: token keys, webhook secrets, OAuth client secrets and tokens,
+reply addresses, invitation links.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from clients.models import ApiToken, Webhook
 from clients.payloads import iso, move_entry
+from clients.services.oauth import apps_of, authorized_apps
 from games.models import ChatMessage, Game, Invitation, Seat
 from games.players import player_name
 from mailplay.services.autodraw import auto_draw_of
@@ -61,6 +63,32 @@ def _tokens(user: Any) -> list[dict[str, Any]]:
         }
         for t in ApiToken.objects.filter(owner=user).order_by("created_at", "pk")
     ]
+
+
+def _apps(user: Any) -> dict[str, list[dict[str, Any]]]:
+    """The OAuth apps the player registered, and those they allowed (no client secret: the
+    service keeps it hashed)."""
+    return {
+        "registered": [
+            {
+                "name": app.name,
+                "client_id": app.client_id,
+                "client_type": app.client_type,
+                "redirect_uris": app.redirect_uris.split(),
+                "created_at": iso(app.created),
+            }
+            for app in apps_of(owner=user)
+        ],
+        "allowed": [
+            {
+                "name": allowed.application.name,
+                "client_id": allowed.application.client_id,
+                "scopes": allowed.scopes,
+                "since": iso(allowed.since),
+            }
+            for allowed in authorized_apps(user=user)
+        ],
+    }
 
 
 def _webhooks(user: Any) -> list[dict[str, Any]]:
@@ -138,6 +166,7 @@ def account_export(*, user: Any) -> dict[str, Any]:
         ],
         "tokens": _tokens(user),
         "webhooks": _webhooks(user),
+        "apps": _apps(user),
         "games": [_game(seat.game, seat) for seat in seats],
         "invitations": _invitations(user),
         "chat": _chat(user),

@@ -5,6 +5,7 @@ with PKCE required (S256 only), the finer scopes on the API, consent denied, rev
 from __future__ import annotations
 
 import base64
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from rest_framework.test import APIClient
 
+from accounts.services.export import account_export
 from clients.scopes import ACCESS_PREFIX
 from clients.services.oauth import (
     access_revoke,
@@ -26,6 +28,7 @@ from games.services.retention import Budget
 from tests.api.helpers import code_of, error_of, url
 from tests.clients.helpers import token_client
 from tests.clients.oauth_helpers import (
+    REDIRECT_URI,
     app_tokens,
     authorize_query,
     bearer,
@@ -421,3 +424,21 @@ def test_an_app_reads_the_event_feed_with_read(users, game):
 
     assert response.status_code == 200, response.content
     assert "events" in response.json()
+
+
+def test_the_export_lists_the_apps_registered_and_allowed_without_secrets(users):
+    own = register(users["alice"], confidential=True, name="Alice's scorer")
+    other = register(users["carol"])
+    tokens = app_tokens(users["alice"], other, "read chat")
+
+    exported = account_export(user=users["alice"])["apps"]
+
+    assert [a["name"] for a in exported["registered"]] == ["Alice's scorer"]
+    assert exported["registered"][0]["client_id"] == own.client_id
+    assert exported["registered"][0]["redirect_uris"] == [REDIRECT_URI]
+    assert [(a["client_id"], a["scopes"]) for a in exported["allowed"]] == [
+        (other.client_id, ["read", "chat"])
+    ]
+    text = json.dumps(exported)
+    assert own.plain_secret not in text
+    assert tokens["access_token"] not in text and tokens["refresh_token"] not in text
