@@ -81,6 +81,7 @@ from django.apps import apps  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, models  # noqa: E402
+from django.db.models import F  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
@@ -325,10 +326,13 @@ def _moves(templates: list[Any], keys: dict[int, str], count: int) -> dict[str, 
 def _mail_burst(count: int = 1000) -> dict[str, float]:
     """Up to `count` turn emails of the clones made due at once and drained by this one process (as
     one worker process drains a backlog): wall and CPU seconds, statements, emails a minute."""
-    # Each active game's latest turn email: one its player still needs (an older one would be
-    # skipped as answered, which is not what a backlog of due mail holds).
+    # Turn emails their player still needs: the game has not moved since (an older one, or
+    # one to a digest reader, would be skipped, which is not what a backlog of due mail holds).
     latest = (
-        Outbox.objects.filter(kind="your_turn", status="sent", game__status="active")
+        Outbox.objects.filter(
+            kind="your_turn", status="sent", game__status="active", move_seq=F("game__last_seq")
+        )
+        .exclude(recipient__notification_preference__email_mode="digest")
         .order_by("game_id", "-pk")
         .distinct("game_id")
     )
