@@ -286,7 +286,9 @@ def _deprecated_fields(schema: dict, components: dict) -> tuple[bool, bool]:
     its headers only when it is sent)."""
     name = schema.get("$ref", "").rsplit("/", 1)[-1]
     component = components.get(name, {})
-    deprecated = [n for n, prop in component.get("properties", {}).items() if prop.get("deprecated")]
+    deprecated = [
+        n for n, prop in component.get("properties", {}).items() if prop.get("deprecated")
+    ]
     return bool(deprecated), any(n in component.get("required", []) for n in deprecated)
 
 

@@ -214,7 +214,9 @@ class GamePageSerializer(serializers.Serializer):
     next_cursor = next_cursor_field()
     count = old_field(serializers.IntegerField, "the number of games in the list.")
     next = old_field(
-        serializers.URLField, "the URL of the next page by number; use next_cursor.", allow_null=True
+        serializers.URLField,
+        "the URL of the next page by number; use next_cursor.",
+        allow_null=True,
     )
     previous = old_field(
         serializers.URLField, "the URL of the previous page by number.", allow_null=True

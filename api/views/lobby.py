@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from django.db.models import QuerySet
@@ -46,7 +46,6 @@ from api.views.common import game_response, one_snapshot, seat_for
 from games import selectors
 from games.models import Game, GameStatus
 from games.services import lobby, profiles
-
 
 # The games lists (mine, open, the archive): `limit` games a page, 20 by default.
 GAMES_PAGE_DEFAULT = 20
@@ -247,8 +246,7 @@ class OpenGamesView(_GameListBase):
         responses={
             200: GamePageSerializer,
             400: error(
-                "Bad limit, page_size, rating_min or rating_max (invalid_request); "
-                "invalid_cursor."
+                "Bad limit, page_size, rating_min or rating_max (invalid_request); invalid_cursor."
             ),
             **NO_SUCH_PAGE,
             **COMMON,

@@ -76,7 +76,7 @@ class ArchiveView(_GameListBase):
                 OpenApiTypes.STR,
                 enum=["mine", "public"],
                 description="mine (default): matches I played; public: matches at public tables.",
-            )
+            ),
         ],
         responses={
             200: GamePageSerializer,
