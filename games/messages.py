@@ -369,6 +369,9 @@ GENERAL_BY_CODE = {
     "unsafe_url": _("This address cannot receive webhooks from this server."),
     "invalid_request": _("The request is invalid: see details."),
     "malformed_request": _("The request could not be read."),
+    "invalid_cursor": _(
+        "This cursor cannot be read: send a next_cursor of this list as it was given."
+    ),
 }
 
 

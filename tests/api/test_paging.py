@@ -315,3 +315,9 @@ def test_no_list_answers_500_to_any_cursor(clients, game):
     for path in paths:
         for cursor in ("", " ", "\u00e9", "W10", "WyJtb3ZlcyIsMS41XQ"):
             assert clients["alice"].get(path, {"cursor": cursor}).status_code < 500, (path, cursor)
+
+
+def test_a_bad_cursor_is_refused_in_the_callers_language(clients):
+    response = clients["alice"].get("/api/v1/tokens/", {"cursor": "x"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert code_of(response, 400) == "invalid_cursor"
+    assert response.json()["error"]["message"].startswith("Dieser Cursor ist nicht lesbar")
