@@ -45,6 +45,7 @@ from api.serializers.games import (
 from api.views.common import game_response, one_snapshot, seat_for
 from games import selectors
 from games.models import Game, GameStatus
+from games.readmodel import GameSummary
 from games.services import lobby, profiles
 
 # The games lists (mine, open, the archive): `limit` games a page, 20 by default.
@@ -138,7 +139,7 @@ class _GameListBase(GenericAPIView):
         return paging_deprecated(Response(body))
 
     @staticmethod
-    def _rows(request: Request, games: list[Game]) -> list[dict[str, Any]]:
+    def _rows(request: Request, games: list[Game]) -> list[GameSummary]:
         # One query for the absences of every player on the page.
         absences = absences_for(games)
         return [game_summary(game, seat_for(game, request.user), absences) for game in games]
