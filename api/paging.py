@@ -148,11 +148,6 @@ def keyset_page(rows: QuerySet[M], keyset: Keyset, cursor: str | None, limit: in
     return Page(page, keyset.encode_row(page[-1]) if more and page else None)
 
 
-# One integer position (a seq or an id) for the lists that grow at their end.
-def growing_cursor(keyset: Keyset, last: int) -> str:
-    return keyset.encode([last])
-
-
 def paging_deprecated(response: Any) -> Any:
     """The headers of an answer that carries an old paging form (docs/api-changelog.md)."""
     return deprecation_headers(response, since=PAGING_DEPRECATED, sunset=PAGING_SUNSET)

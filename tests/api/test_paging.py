@@ -321,3 +321,10 @@ def test_a_bad_cursor_is_refused_in_the_callers_language(clients):
     response = clients["alice"].get("/api/v1/tokens/", {"cursor": "x"}, HTTP_ACCEPT_LANGUAGE="de")
     assert code_of(response, 400) == "invalid_cursor"
     assert response.json()["error"]["message"].startswith("Dieser Cursor ist nicht lesbar")
+
+
+def test_the_open_tables_page_by_cursor_with_a_rating_filter(clients, users):
+    tables = _tables(users, 5)
+    seen = _walk(clients["bob"], "/api/v1/games/open/", {"limit": 2, "rating_min": 0})
+    expected = sorted(tables, key=lambda g: (-g.created_at.timestamp(), str(g.pk)))
+    assert [g["id"] for g in seen] == [str(g.pk) for g in expected]
