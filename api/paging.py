@@ -22,7 +22,7 @@ import binascii
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
@@ -47,7 +47,8 @@ def _as_datetime(value: Any) -> datetime:
     moment = datetime.fromisoformat(value)
     if moment.tzinfo is None:
         raise ValueError(value)
-    return moment
+    # In UTC now: a time at the edge of the calendar fails here, not in the database.
+    return moment.astimezone(UTC)
 
 
 def _as_int(value: Any) -> int:
@@ -101,7 +102,7 @@ class Keyset:
             if parts[0] != self.tag:
                 raise ValueError(parts[0])
             return tuple(_READERS[kind](v) for kind, v in zip(self.types, parts[1:], strict=True))
-        except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        except (ValueError, TypeError, OverflowError, binascii.Error):
             raise invalid_cursor() from None
 
     def after(self, rows: QuerySet[M], position: Sequence[Any]) -> QuerySet[M]:

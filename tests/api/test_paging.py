@@ -47,6 +47,10 @@ BAD_CURSORS = [
     base64.urlsafe_b64encode(b'["moves",true]').decode(),
     base64.urlsafe_b64encode(b'["games","2026-01-01T00:00:00","nope"]').decode(),
     base64.urlsafe_b64encode(b'["moves"]').decode(),
+    base64.urlsafe_b64encode(
+        b'["games","9999-12-31T23:59:59-23:59","' + b"0" * 32 + b'"]'
+    ).decode(),
+    base64.urlsafe_b64encode(b"\xff\xfe").decode(),
 ]
 
 
