@@ -271,13 +271,29 @@ DEPRECATION_HEADERS = {
         "required": True,
         "schema": _STRING,
     },
+    "Link": {
+        "description": 'RFC 9745 §3: `</api/docs/>; rel="deprecation"`, where to read what '
+        "is deprecated and what to use instead.",
+        "required": True,
+        "schema": _STRING,
+    },
 }
 
 
-def _has_deprecated_fields(schema: dict, components: dict) -> bool:
+def _deprecated_fields(schema: dict, components: dict) -> tuple[bool, bool]:
+    """Whether the answer's schema has deprecated fields, and whether one of them is always
+    there (then so are the headers; an optional one, as the old paging fields, comes with
+    its headers only when it is sent)."""
     name = schema.get("$ref", "").rsplit("/", 1)[-1]
-    properties = components.get(name, {}).get("properties", {})
-    return any(prop.get("deprecated") for prop in properties.values())
+    component = components.get(name, {})
+    deprecated = [
+        n for n, prop in component.get("properties", {}).items() if prop.get("deprecated")
+    ]
+    return bool(deprecated), any(n in component.get("required", []) for n in deprecated)
+
+
+def _deprecation_headers(always: bool) -> dict:
+    return {name: {**header, "required": always} for name, header in DEPRECATION_HEADERS.items()}
 
 
 def _declare_headers(operation: dict, throttled: bool, components: dict) -> None:
@@ -297,8 +313,10 @@ def _declare_headers(operation: dict, throttled: bool, components: dict) -> None
             headers["Location"] = LOCATION
         if replays and code.startswith("2"):
             headers["Idempotent-Replayed"] = IDEMPOTENT_REPLAYED
-        if _has_deprecated_fields(schema, components):
-            headers.update(DEPRECATION_HEADERS)
+        deprecated, always = _deprecated_fields(schema, components)
+        old_parameters = any(p.get("deprecated") for p in operation.get("parameters", []))
+        if deprecated or old_parameters:
+            headers.update(_deprecation_headers(always))
         if not headers:
             del response["headers"]
 

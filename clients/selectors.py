@@ -75,11 +75,12 @@ def webhooks_of(*, user: Any) -> QuerySet[Webhook]:
 def deliveries_of(
     *, webhook: Webhook, limit: int = DELIVERIES_PAGE_DEFAULT, before: int | None = None
 ) -> list[WebhookDelivery]:
-    """The hook's delivery attempts, newest first."""
+    """The hook's delivery attempts, newest first: at most one more than the largest page,
+    which tells the caller whether another page follows."""
     rows = WebhookDelivery.objects.filter(webhook=webhook)
     if before is not None:
         rows = rows.filter(id__lt=before)
-    return list(rows.order_by("-id")[: max(1, min(limit, DELIVERIES_PAGE_MAX))])
+    return list(rows.order_by("-id")[: max(1, min(limit, DELIVERIES_PAGE_MAX + 1))])
 
 
 def tokens_of(*, user: Any, include_revoked: bool = False) -> QuerySet[ApiToken]:

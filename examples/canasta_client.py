@@ -5,10 +5,10 @@ Standard library only: copy this file anywhere with Python 3.11+. It shows the l
 client needs (docs/clients.md, "Writing a client"):
 
 1. authenticate with a personal API token (`Authorization: Bearer cnst_...`);
-2. take the feed's cursor first (`GET /api/v1/events/?after=latest&wait=0`), then look at the
-   game once, so nothing that happens in between is missed;
-3. wait on the feed (`GET /api/v1/events/?after=<last_id>&wait=25`: one open request, no
-   polling loop); on `your_turn`, ask `GET /games/{id}/legal/` and post actions with
+2. take the feed's cursor first (`GET /api/v1/events/?after=latest&wait=0`, its
+   `next_cursor`), then look at the game once, so nothing that happens in between is missed;
+3. wait on the feed (`GET /api/v1/events/?cursor=<next_cursor>&wait=25`: one open request, no
+   polling loop; every list of the API pages with `cursor` and `next_cursor`); on `your_turn`, ask `GET /games/{id}/legal/` and post actions with
    `expected_version` and an `Idempotency-Key`; on 409 (someone moved first) look again;
 4. stop at `hand_over` (after --hands hands) or `match_over`.
 
@@ -94,12 +94,12 @@ class CanastaClient:
 
     # -- the calls this client needs ------------------------------------------------------
 
-    def events(self, after: int | str, wait: float = DEFAULT_WAIT) -> tuple[list[dict], int]:
-        """The next events after `after` (an id or "latest"), waiting up to `wait` seconds."""
-        body = self.request(
-            "GET", "events/", params={"after": after, "wait": wait}, timeout=wait + 30
-        )
-        return body["events"], body["last_id"]
+    def events(self, cursor: str | None, wait: float = DEFAULT_WAIT) -> tuple[list[dict], str]:
+        """The next events after `cursor` (a `next_cursor` the feed gave; None: only events
+        from now on), waiting up to `wait` seconds; and the cursor to go on from."""
+        where = {"cursor": cursor} if cursor else {"after": "latest"}
+        body = self.request("GET", "events/", params={**where, "wait": wait}, timeout=wait + 30)
+        return body["results"], body["next_cursor"]
 
     def create_game(
         self, *, variant: str = "classic", players: int = 4, bots: list[str] | None = None
@@ -145,10 +145,10 @@ def personal_token(base_url: str, username: str, password: str, name: str) -> st
     account = CanastaClient(base_url)
     key = account.request("POST", "auth/token/", {"username": username, "password": password})
     # The account token may create personal tokens (a personal token may not).
-    account.token = key["token"]
+    account.token = key["key"]
     created = account.request("POST", "tokens/", {"name": name, "scopes": ["read", "play"]})
     # Done with the account token: revoke it, so only the scoped personal token remains.
-    account.request("DELETE", f"tokens/{key['token_id']}/")
+    account.request("DELETE", f"tokens/{key['id']}/")
     return created["key"]
 
 
@@ -229,14 +229,14 @@ def play(
 ) -> dict[str, Any]:
     """Play our seat until `hands` hands are over (0: the whole match). Returns a summary."""
     # The cursor first, then the state: an event between the two is not lost.
-    _, after = client.events("latest", wait=0)
+    _, cursor = client.events(None, wait=0)
     game = client.game(game_id)
     if game["status"] == "active" and game["my_turn"]:
         play_turn(client, game_id, log)
     hands_over = 0
     while True:
         try:
-            events, after = client.events(after, wait=wait)
+            events, cursor = client.events(cursor, wait=wait)
         except (OSError, ApiError) as error:
             if isinstance(error, ApiError) and error.status < 500:
                 raise

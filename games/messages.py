@@ -375,6 +375,9 @@ GENERAL_BY_CODE = {
     "too_many_apps": _("You have as many apps as an account may have: delete one first."),
     "invalid_request": _("The request is invalid: see details."),
     "malformed_request": _("The request could not be read."),
+    "invalid_cursor": _(
+        "This cursor cannot be read: send a next_cursor of this list as it was given."
+    ),
 }
 
 

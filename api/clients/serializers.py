@@ -5,9 +5,11 @@ Responses are plain dicts built in api/clients/presenters.py; these serializers 
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from api.serializers.games import PlayerViewSerializer
+from api.serializers.paging import next_cursor_field, old_field
 from api.serializers.play import MoveSerializer
 from api.serializers.typed import ActionField, HandResultEventSerializer, LegalSerializer
 from api.validators import no_control_characters
@@ -95,11 +97,15 @@ class EventSerializer(serializers.Serializer):
     data = EventDataSerializer(help_text="What happened, as your seat sees it.")  # type: ignore[assignment]
 
 
+@extend_schema_serializer(deprecate_fields=["events"])
 class EventsOutSerializer(serializers.Serializer):
-    events = EventSerializer(many=True)
+    results = EventSerializer(many=True, help_text="Oldest first.")
+    next_cursor = next_cursor_field(growing=True)
     last_id = serializers.IntegerField(
-        help_text="Send this as `after` next time (the last event's id, or your `after`)."
+        help_text="The last event's id (or the position you asked from): the stream's "
+        "Last-Event-ID, or `after`, to go on from here."
     )
+    events = old_field(EventSerializer, "the same as `results`.", many=True)
 
 
 class WebhookInSerializer(serializers.Serializer):
@@ -155,7 +161,7 @@ class DeliveriesQuerySerializer(serializers.Serializer):
         required=False, min_value=1, max_value=DELIVERIES_PAGE_MAX, default=DELIVERIES_PAGE_DEFAULT
     )
     before = serializers.IntegerField(
-        required=False, min_value=1, help_text="Only attempts older than this delivery id."
+        required=False, min_value=1, help_text="Deprecated: only attempts older than this id."
     )
 
 
@@ -170,11 +176,15 @@ class DeliverySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+@extend_schema_serializer(deprecate_fields=["deliveries", "next_before"])
 class DeliveriesOutSerializer(serializers.Serializer):
-    deliveries = DeliverySerializer(many=True, help_text="Newest first.")
-    next_before = serializers.IntegerField(
+    results = DeliverySerializer(many=True, help_text="Newest first.")
+    next_cursor = next_cursor_field()
+    deliveries = old_field(DeliverySerializer, "the same as `results`.", many=True)
+    next_before = old_field(
+        serializers.IntegerField,
+        "send as `before` for the next, older page; null when this page was not full.",
         allow_null=True,
-        help_text="Send as `before` for the next, older page; null when this page was not full.",
     )
 
 
@@ -210,5 +220,8 @@ class ApiTokenCreatedSerializer(ApiTokenSerializer):
     )
 
 
+@extend_schema_serializer(deprecate_fields=["tokens"])
 class ApiTokensOutSerializer(serializers.Serializer):
-    tokens = ApiTokenSerializer(many=True)
+    results = ApiTokenSerializer(many=True, help_text="Newest first.")
+    next_cursor = next_cursor_field()
+    tokens = old_field(ApiTokenSerializer, "the same as `results`.", many=True)

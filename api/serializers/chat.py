@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
+
+from api.serializers.paging import next_cursor_field, old_field
 
 
 class ChatLineSerializer(serializers.Serializer):
@@ -14,9 +17,12 @@ class ChatLineSerializer(serializers.Serializer):
     mine = serializers.BooleanField()
 
 
+@extend_schema_serializer(deprecate_fields=["lines"])
 class ChatOutSerializer(serializers.Serializer):
-    lines = ChatLineSerializer(many=True, help_text="Oldest first; muted players left out.")
+    results = ChatLineSerializer(many=True, help_text="Oldest first; muted players left out.")
+    next_cursor = next_cursor_field(growing=True)
     muted_seats = serializers.ListField(child=serializers.IntegerField())
+    lines = old_field(ChatLineSerializer, "the same as `results`.", many=True)
 
 
 class ChatInSerializer(serializers.Serializer):

@@ -1,5 +1,7 @@
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from api.serializers.paging import next_cursor_field, old_field
 from api.serializers.typed import HandEndSerializer, options_field
 from api.validators import no_control_characters
 from games.bots import BOT_LEVELS
@@ -203,4 +205,19 @@ class GameDetailSerializer(GameSummarySerializer):
     current_hand = CurrentHandSerializer(allow_null=True)
     table = PlayerViewSerializer(
         allow_null=True, help_text="The table as your seat sees it (spectator view otherwise)."
+    )
+
+
+@extend_schema_serializer(deprecate_fields=["count", "next", "previous"])
+class GamePageSerializer(serializers.Serializer):
+    results = GameSummarySerializer(many=True)
+    next_cursor = next_cursor_field()
+    count = old_field(serializers.IntegerField, "the number of games in the list.")
+    next = old_field(
+        serializers.URLField,
+        "the URL of the next page by number; use next_cursor.",
+        allow_null=True,
+    )
+    previous = old_field(
+        serializers.URLField, "the URL of the previous page by number.", allow_null=True
     )

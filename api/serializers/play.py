@@ -1,6 +1,8 @@
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from api.serializers.games import GameDetailSerializer
+from api.serializers.paging import next_cursor_field, old_field
 from api.serializers.typed import (
     ActionField,
     HandResultSerializer,
@@ -70,11 +72,16 @@ class MoveSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+@extend_schema_serializer(deprecate_fields=["has_more", "moves"])
 class MovesOutSerializer(serializers.Serializer):
+    results = MoveSerializer(many=True, help_text="Oldest first.")
+    next_cursor = next_cursor_field(growing=True)
     version = serializers.IntegerField()
-    last_seq = serializers.IntegerField()
-    has_more = serializers.BooleanField(help_text="Ask again with after = the last seq given.")
-    moves = MoveSerializer(many=True)
+    last_seq = serializers.IntegerField(help_text="The seq of the game's last move.")
+    has_more = old_field(
+        serializers.BooleanField, "whether more moves follow; ask again with next_cursor."
+    )
+    moves = old_field(MoveSerializer, "the same as `results`.", many=True)
 
 
 class HandSerializer(serializers.Serializer):

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
+from api.paging import (
+    Keyset,
+    cursor_of,
+    cursor_parameter,
+    deprecated_parameter,
+    limit_parameter,
+    paging_deprecated,
+)
 from api.schema import BODY, GAME_COMMON, error
 from api.serializers.chat import (
     ChatInSerializer,
@@ -29,17 +37,27 @@ from games.services.errors import ErrorKind, GameError
 NOT_SEATED = {403: error("Only the players at the table read and write its chat (not_seated).")}
 
 
-def _chat(game_id: UUID, request: Request, limit: int = 50) -> Response:
+# The chat grows at its end: its cursor is the id of the last line given.
+CHAT_LINES = Keyset("chat", ("id",), (int,))
+CHAT_PAGE_DEFAULT = 50
+CHAT_PAGE_MAX = 200
+
+
+def _chat(game_id: UUID, request: Request, limit: int = CHAT_PAGE_DEFAULT) -> Response:
+    cursor = cursor_of(request)
+    after = CHAT_LINES.decode(cursor)[0] if cursor else _after(request)
     game = game_with_seats(game_id=game_id)
-    lines = chat_lines(
-        game_id=game_id, user=request.user, game=game, limit=limit, after_id=_after(request)
-    )
-    return Response(
-        {
-            "lines": [line.as_json() for line in lines],
-            "muted_seats": sorted(chat_muted_seats(game=game, user=request.user)),
-        }
-    )
+    lines = chat_lines(game_id=game_id, user=request.user, game=game, limit=limit, after_id=after)
+    results = [line.as_json() for line in lines]
+    body = {
+        "results": results,
+        "next_cursor": CHAT_LINES.encode([lines[-1].id if lines else after or 0]),
+        "muted_seats": sorted(chat_muted_seats(game=game, user=request.user)),
+    }
+    if cursor:
+        return Response(body)
+    # Without `cursor`, the old name of the list too (deprecated; api/paging.py).
+    return paging_deprecated(Response({**body, "lines": results}))
 
 
 def _after(request: Request) -> int | None:
@@ -59,9 +77,9 @@ def _after(request: Request) -> int | None:
 
 def _limit(request: Request) -> int:
     try:
-        return max(1, min(200, int(request.query_params.get("limit", 50))))
+        return max(1, min(CHAT_PAGE_MAX, int(request.query_params.get("limit", CHAT_PAGE_DEFAULT))))
     except ValueError:
-        return 50
+        return CHAT_PAGE_DEFAULT
 
 
 class ChatView(APIView):
@@ -71,18 +89,21 @@ class ChatView(APIView):
         operation_id="games_chat_list",
         summary="The table's chat (players only)",
         tags=["chat"],
+        description="Without `cursor`, the latest `limit` lines; with it, the lines after "
+        "the cursor's, oldest first, at most `limit` of them: ask again with `next_cursor` to "
+        "catch up.",
         parameters=[
-            OpenApiParameter("limit", int, description="The latest lines, 1 to 200 (50)."),
-            OpenApiParameter(
+            cursor_parameter(growing=True),
+            limit_parameter(CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX),
+            deprecated_parameter(
                 "after",
-                int,
-                description="Only the lines after the line with this id, oldest first, at "
-                "most `limit` of them: ask again from the last id received to catch up.",
+                {"type": "integer", "minimum": 0},
+                "only the lines after the line with this id; use cursor.",
             ),
         ],
         responses={
             200: ChatOutSerializer,
-            400: error("invalid_request: after is not a line id."),
+            400: error("invalid_request: after is not a line id; invalid_cursor."),
             **NOT_SEATED,
             **GAME_COMMON,
         },

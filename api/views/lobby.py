@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +17,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
+from api.paging import (
+    Keyset,
+    cursor_of,
+    cursor_parameter,
+    deprecated_parameter,
+    keyset_page,
+    limit_parameter,
+    paging_deprecated,
+)
 from api.presenters import absences_for, game_summary
 from api.schema import (
     BAD_IDEMPOTENCY_KEY,
@@ -29,38 +39,63 @@ from api.schema import (
 from api.serializers.games import (
     GameCreateInSerializer,
     GameDetailSerializer,
+    GamePageSerializer,
     GameSummarySerializer,
 )
 from api.views.common import game_response, one_snapshot, seat_for
 from games import selectors
 from games.models import Game, GameStatus
+from games.readmodel import GameSummary
 from games.services import lobby, profiles
+
+# The games lists (mine, open, the archive): `limit` games a page, 20 by default.
+GAMES_PAGE_DEFAULT = 20
+GAMES_PAGE_MAX = 100
+NEWEST_GAMES = Keyset("games", ("-created_at", "id"), (datetime, UUID))
 
 
 class GamePagination(PageNumberPagination):
-    page_size = 20
+    """The old form of the games lists (`page`, `page_size`; deprecated, api/paging.py):
+    still how a request without `cursor` is answered, with `count`, `next` and `previous`."""
+
+    page_size = GAMES_PAGE_DEFAULT
     page_size_query_param = "page_size"
-    max_page_size = 100
+    max_page_size = GAMES_PAGE_MAX
 
     def get_page_size(self, request: Request) -> int:
-        # DRF ignores a page_size that is not a positive number; say so instead (tests/fuzz).
-        raw = request.query_params.get(self.page_size_query_param, "")
-        if raw == "":
-            return self.page_size
-        if not raw.isdecimal() or not 1 <= int(raw) <= 10**6:
-            raise serializers.ValidationError(
-                {self.page_size_query_param: [f"A whole number from 1 to {self.max_page_size}."]}
-            )
-        return min(int(raw), self.max_page_size)
+        return games_limit(request)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
-        parameters = super().get_schema_operation_parameters(view)
-        for parameter in parameters:
-            if parameter["name"] == self.page_query_param:
-                parameter["schema"]["minimum"] = 1
-            if parameter["name"] == self.page_size_query_param:
-                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
-        return parameters
+        return []  # the parameters are GAMES_PAGING's
+
+
+def games_limit(request: Request) -> int:
+    """`limit` (or the old `page_size`): DRF ignores a page size that is not a positive
+    number; say so instead (tests/fuzz)."""
+    for name in ("limit", "page_size"):
+        raw = request.query_params.get(name, "")
+        if raw == "":
+            continue
+        if not raw.isdecimal() or not 1 <= int(raw) <= 10**6:
+            raise serializers.ValidationError(
+                {name: [f"A whole number from 1 to {GAMES_PAGE_MAX}."]}
+            )
+        return min(int(raw), GAMES_PAGE_MAX)
+    return GAMES_PAGE_DEFAULT
+
+
+GAMES_PAGING = [
+    cursor_parameter(),
+    limit_parameter(GAMES_PAGE_DEFAULT, GAMES_PAGE_MAX),
+    deprecated_parameter(
+        "page", {"type": "integer", "minimum": 1}, "a page number; send `cursor` instead."
+    ),
+    deprecated_parameter(
+        "page_size",
+        {"type": "integer", "minimum": 1, "maximum": GAMES_PAGE_MAX},
+        "the same as `limit`.",
+    ),
+]
 
 
 class GameListFilterSerializer(serializers.Serializer):
@@ -78,13 +113,36 @@ class _GameListBase(GenericAPIView):
     # Only for the browsable API's introspection; the views query through games.selectors.
     queryset = Game.objects.none()
 
-    def _page(self, request: Request, games: QuerySet[Game]) -> Response:
+    def _page(
+        self, request: Request, games: QuerySet[Game], keyset: Keyset = NEWEST_GAMES
+    ) -> Response:
+        games = selectors.with_summary_relations(games)
+        cursor = cursor_of(request)
+        if cursor is not None:
+            page = keyset_page(games, keyset, cursor, games_limit(request))
+            return Response(
+                {"results": self._rows(request, page.rows), "next_cursor": page.next_cursor}
+            )
+        # Without a cursor, the first page (or the page `page` names, the old form): with the
+        # old fields, so that a client that follows `next` still reads every page.
         # GamePagination always pages, so there is always a page (an empty one at worst).
-        page = self.paginate_queryset(selectors.with_summary_relations(games)) or []
+        rows = self.paginate_queryset(games.order_by(*keyset.order)) or []
+        old = self.get_paginated_response([]).data
+        more = old["next"] is not None and bool(rows)
+        body = {
+            "results": self._rows(request, rows),
+            "next_cursor": keyset.encode_row(rows[-1]) if more else None,
+            "count": old["count"],
+            "next": old["next"],
+            "previous": old["previous"],
+        }
+        return paging_deprecated(Response(body))
+
+    @staticmethod
+    def _rows(request: Request, games: list[Game]) -> list[GameSummary]:
         # One query for the absences of every player on the page.
-        absences = absences_for(page)
-        rows = [game_summary(game, seat_for(game, request.user), absences) for game in page]
-        return self.get_paginated_response(rows)
+        absences = absences_for(games)
+        return [game_summary(game, seat_for(game, request.user), absences) for game in games]
 
 
 class GamesView(_GameListBase):
@@ -97,14 +155,15 @@ class GamesView(_GameListBase):
         summary="My games (playing or invited), newest first",
         tags=["lobby"],
         parameters=[
+            *GAMES_PAGING,
             OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values),
             OpenApiParameter(
                 "my_turn", OpenApiTypes.BOOL, description="true: only games waiting for me."
             ),
         ],
         responses={
-            200: GameSummarySerializer(many=True),
-            400: error("Bad filter (invalid_request)."),
+            200: GamePageSerializer,
+            400: error("Bad filter or limit (invalid_request); invalid_cursor."),
             **NO_SUCH_PAGE,
             **COMMON,
         },
@@ -176,6 +235,7 @@ class OpenGamesView(_GameListBase):
         summary="Games I can join: my invitations and public tables with a free seat",
         tags=["lobby"],
         parameters=[
+            *GAMES_PAGING,
             OpenApiParameter(
                 "rating_min",
                 OpenApiTypes.INT,
@@ -185,8 +245,10 @@ class OpenGamesView(_GameListBase):
             OpenApiParameter("rating_max", OpenApiTypes.INT, description="At most this."),
         ],
         responses={
-            200: GameSummarySerializer(many=True),
-            400: error("Bad page_size, rating_min or rating_max (invalid_request)."),
+            200: GamePageSerializer,
+            400: error(
+                "Bad limit, page_size, rating_min or rating_max (invalid_request); invalid_cursor."
+            ),
             **NO_SUCH_PAGE,
             **COMMON,
         },

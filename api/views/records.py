@@ -3,6 +3,7 @@ results, the best players of a variant (docs/record-format.md, docs/ratings.md).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -13,11 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.paging import Keyset
 from api.schema import COMMON, GAME_COMMON, NO_SUCH_PAGE, error
-from api.serializers.games import GameSummarySerializer
+from api.serializers.games import GamePageSerializer, GameSummarySerializer
 from api.serializers.records import LeaderboardSerializer, ProfileSerializer, RecordSerializer
 from api.views.common import one_snapshot
-from api.views.lobby import _GameListBase
+from api.views.lobby import GAMES_PAGING, _GameListBase
 from games.readmodel import iso
 from games.services import profiles, records
 from games.services.ratings import (
@@ -51,6 +53,10 @@ class RecordView(APIView):
         return response
 
 
+# Finished matches, the last finished first (a finished match always has finished_at).
+LAST_FINISHED = Keyset("archive", ("-finished_at", "id"), (datetime, UUID))
+
+
 class ArchiveFilterSerializer(serializers.Serializer):
     scope = serializers.ChoiceField(choices=["mine", "public"], required=False, default="mine")
 
@@ -64,16 +70,17 @@ class ArchiveView(_GameListBase):
         description="Newest first. Each one's record: GET /api/v1/games/{id}/record/.",
         tags=["log"],
         parameters=[
+            *GAMES_PAGING,
             OpenApiParameter(
                 "scope",
                 OpenApiTypes.STR,
                 enum=["mine", "public"],
                 description="mine (default): matches I played; public: matches at public tables.",
-            )
+            ),
         ],
         responses={
-            200: GameSummarySerializer(many=True),
-            400: error("Bad scope or page_size (invalid_request)."),
+            200: GamePageSerializer,
+            400: error("Bad scope or limit (invalid_request); invalid_cursor."),
             **NO_SUCH_PAGE,
             **COMMON,
         },
@@ -83,8 +90,8 @@ class ArchiveView(_GameListBase):
         query = ArchiveFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         if query.validated_data["scope"] == "public":
-            return self._page(request, records.archive_public())
-        return self._page(request, records.archive_of(user=request.user))
+            return self._page(request, records.archive_public(), LAST_FINISHED)
+        return self._page(request, records.archive_of(user=request.user), LAST_FINISHED)
 
 
 def profile_body(profile: profiles.Profile) -> dict[str, Any]:

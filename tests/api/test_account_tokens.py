@@ -175,7 +175,7 @@ def test_one_account_token_is_listed_and_revoked_like_a_personal_one(users):
     signed_in = _sign_in().json()
     alice = client_for(users["alice"])
 
-    listed = alice.get("/api/v1/tokens/").json()["tokens"]
+    listed = alice.get("/api/v1/tokens/").json()["results"]
     deleted = alice.delete(f"/api/v1/tokens/{signed_in['token_id']}/")
 
     assert [t["kind"] for t in listed] == ["account", "account"]

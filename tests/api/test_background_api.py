@@ -153,7 +153,7 @@ def test_a_seat_is_away_after_its_timeouts_and_everyone_sees_the_stand_in(client
             None,
             1,
         )
-    log = clients["alice"].get(url(game, "moves")).json()["moves"]
+    log = clients["alice"].get(url(game, "moves")).json()["results"]
     assert [(m["seat"], m["actor"]) for m in log][:2] == [(silent, "system")] * 2
     assert [m["action"]["type"] for m in log][:2] == ["draw", "discard"]
 
@@ -234,7 +234,7 @@ def test_a_forfeit_shows_as_the_result(clients, users):
     body = clients["alice"].get(url(game)).json()
     assert body["status"] == "finished" and body["deadline"] is None
     assert body["result"] == {"reason": "forfeit", "winner": 1 - loser}
-    last = clients["alice"].get(url(game, "moves")).json()["moves"][-1]
+    last = clients["alice"].get(url(game, "moves")).json()["results"][-1]
     assert (last["actor"], last["action"]) == ("system", {"type": "timeout", "policy": "forfeit"})
 
 

@@ -20,7 +20,7 @@ def test_a_player_says_something_and_the_table_reads_it(game, clients):
 
     read = clients["alice"].get(_url(game))
     assert read.status_code == 200
-    [line] = read.json()["lines"]
+    [line] = read.json()["results"]
     assert line["text"] == "Hello <b>table</b> hi" and line["mine"] is False
     assert read.json()["muted_seats"] == []
 
@@ -58,7 +58,7 @@ def test_mute_and_report(game, clients):
     line = clients["carol"].post(_url(game), {"text": "nonsense"}, format="json").json()
     muted = clients["alice"].post(_url(game, "mute/"), {"seat": 1}, format="json")
     assert muted.status_code == 200
-    assert muted.json() == {"lines": [], "muted_seats": [1]}
+    assert muted.json()["results"] == [] and muted.json()["muted_seats"] == [1]
 
     reported = clients["alice"].post(
         _url(game, f"{line['id']}/report/"), {"reason": "spam"}, format="json"
@@ -67,7 +67,7 @@ def test_mute_and_report(game, clients):
     assert ChatReport.objects.get().reason == "spam"
 
     unmuted = clients["alice"].post(_url(game, "mute/"), {"seat": 1, "muted": False}, format="json")
-    assert [x["text"] for x in unmuted.json()["lines"]] == ["nonsense"]
+    assert [x["text"] for x in unmuted.json()["results"]] == ["nonsense"]
 
     self_mute = clients["alice"].post(_url(game, "mute/"), {"seat": 0}, format="json")
     assert code_of(self_mute, 400) == "chat_mute_self"

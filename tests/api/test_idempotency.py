@@ -136,7 +136,7 @@ def test_two_chat_posts_with_one_key_make_one_line(clients, game):
 
     assert first.status_code == again.status_code == 201
     assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
-    assert [line["text"] for line in clients["alice"].get(chat).json()["lines"]] == ["hello"]
+    assert [line["text"] for line in clients["alice"].get(chat).json()["results"]] == ["hello"]
     other = clients["carol"].post(chat, {"text": "bye"}, format="json", HTTP_IDEMPOTENCY_KEY="c-1")
     assert code_of(other, 422) == "idempotency_key_reused"
 

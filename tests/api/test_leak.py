@@ -131,8 +131,8 @@ def test_no_response_leaks_a_hidden_card_or_an_unrevealed_seed(clients, users):
         log = checker.check(
             client.get(url(game, "moves"), {"after": last_seen[watcher]}), watcher_seat
         )
-        if log["moves"]:
-            last_seen[watcher] = log["moves"][-1]["seq"]
+        if log["results"]:
+            last_seen[watcher] = log["results"][-1]["seq"]
         checker.check(client.get(url(game, "hands")), watcher_seat)
 
     assert hands_done >= 1 and checker.checked > 100

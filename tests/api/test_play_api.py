@@ -159,7 +159,7 @@ def test_resign_ends_the_match_for_the_other_side(clients, game):
     assert response.status_code == 200
     assert response.json()["result"] == {"reason": "resigned", "winner": 0}
     assert code_of(clients["alice"].post(url(game, "resign")), 409) == "game_not_active"
-    log = clients["alice"].get(url(game, "moves")).json()["moves"]
+    log = clients["alice"].get(url(game, "moves")).json()["results"]
     assert log[-1]["action"] == {"type": "resign"}
     assert clients["alice"].get(url(game, "hands")).json()["hands"][0]["seed"] is not None
 
@@ -170,8 +170,8 @@ def test_the_move_log_hides_other_players_draws(clients, game):
 
     for name, seat in (("alice", 0), ("carol", 1), ("eve", None)):
         log = clients[name].get(url(game, "moves")).json()
-        assert log["last_seq"] == 6 and not log["has_more"]
-        for entry, move in zip(log["moves"], moves, strict=True):
+        assert log["last_seq"] == 6 and log["results"][-1]["seq"] == 6
+        for entry, move in zip(log["results"], moves, strict=True):
             assert entry["events"] == [engine.event_for(e, seat) for e in move.events]
             for event in entry["events"]:
                 if event["type"] == "draw" and event["seat"] != seat:
@@ -212,7 +212,7 @@ def test_the_hand_that_ends_reveals_its_seed_in_the_log(clients, game):
         if response.json()["current_hand"]["number"] == 2:
             break
     after = response.json()["moves"] - 1
-    last = clients["eve"].get(url(game, "moves"), {"after": after}).json()["moves"]
+    last = clients["eve"].get(url(game, "moves"), {"after": after}).json()["results"]
     events = {e["type"]: e for e in last[-1]["events"]}
     assert events["hand_result"]["seed"] == Hand.objects.get(game=game, number=1).seed
     assert events["deal"]["commitment"] == Hand.objects.get(game=game, number=2).commitment

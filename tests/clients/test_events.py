@@ -140,9 +140,9 @@ def test_the_feed_lists_my_events_in_order_and_resumes_after_an_id(users, game):
     assert [e["id"] for e in rest["events"]] == [e.pk for e in mine[2:]]
     assert rest["events"][0] == json.loads(json.dumps(event_entry(mine[2])))
     done = alice.get("/api/v1/events/", {"after": rest["last_id"], "wait": 0}).json()
-    assert done == {"events": [], "last_id": mine[-1].pk}
+    assert (done["results"], done["events"], done["last_id"]) == ([], [], mine[-1].pk)
     latest = alice.get("/api/v1/events/", {"after": "latest", "wait": 0}).json()
-    assert latest == {"events": [], "last_id": mine[-1].pk}
+    assert (latest["results"], latest["last_id"]) == ([], mine[-1].pk)
     # Only my own your_turn events: bob's are not in mine.
     ids = {e.pk for e in Event.objects.filter(recipient=users["bob"])}
     assert ids and ids.isdisjoint(e["id"] for e in first["events"] + rest["events"])
@@ -152,7 +152,7 @@ def test_a_long_poll_with_nothing_new_returns_empty_after_the_wait(users, game):
     alice = token_client(users["alice"])
     start = time.monotonic()
     body = alice.get("/api/v1/events/", {"after": "latest", "wait": 0.3}).json()
-    assert body["events"] == [] and time.monotonic() - start >= 0.3
+    assert body["results"] == [] and time.monotonic() - start >= 0.3
 
 
 @pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"wait": "-2"}, {"limit": 0}])
@@ -207,9 +207,9 @@ def test_a_waiting_request_wakes_up_when_a_move_happens(users, game, monkeypatch
     monkeypatch.setattr(events_view, "_nap", nap)
     body = waiting.get("/api/v1/events/", {"after": cursor, "wait": 60}).json()
 
-    assert [e["kind"] for e in body["events"]] == ["move", "your_turn"]
+    assert [e["kind"] for e in body["results"]] == ["move", "your_turn"]
     assert len(naps) == 3  # three looks found nothing; the fourth found the move
-    assert body["last_id"] == body["events"][-1]["id"]
+    assert body["last_id"] == body["results"][-1]["id"]
 
 
 def test_old_events_are_pruned(users, game):

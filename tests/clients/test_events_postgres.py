@@ -123,6 +123,6 @@ def test_a_waiting_request_wakes_up_when_a_move_happens(live_server, users, sett
     )
     waiter.join(timeout=25)
 
-    assert [e["kind"] for e in answer["body"]["events"]] == ["move", "your_turn"]
-    assert answer["body"]["events"][1]["data"]["seat"] == (table.turn + 1) % 4
+    assert [e["kind"] for e in answer["body"]["results"]] == ["move", "your_turn"]
+    assert answer["body"]["results"][1]["data"]["seat"] == (table.turn + 1) % 4
     assert answer["waited"] < 10  # woken by the move, well before the 20 s wait ran out

@@ -25,14 +25,14 @@ def test_creating_a_token_shows_the_key_once_and_stores_only_its_hash(clients, u
     stored = ApiToken.objects.get(pk=created["id"])
     assert stored.key_hash == hashlib.sha256(key.encode()).hexdigest()
     assert key not in str(ApiToken.objects.values().get(pk=created["id"]))
-    listed = clients["alice"].get("/api/v1/tokens/").json()["tokens"]
+    listed = clients["alice"].get("/api/v1/tokens/").json()["results"]
     # Newest first: her personal token, then the account token the test clients sign in with.
     assert [(t["kind"], t["name"]) for t in listed] == [
         ("personal", "my bot"),
         ("account", "account token"),
     ]
     assert "key" not in listed[0] and listed[0]["prefix"] == key[:12]
-    bobs = clients["bob"].get("/api/v1/tokens/").json()["tokens"]
+    bobs = clients["bob"].get("/api/v1/tokens/").json()["results"]
     assert [t["kind"] for t in bobs] == ["account"]
 
 
@@ -61,7 +61,7 @@ def test_a_revoked_token_is_refused_at_once(clients, users, game):
 
     error = error_of(client.get(url(game)), 401)
     assert error["code"] == "authentication_failed"
-    listed = clients["alice"].get("/api/v1/tokens/").json()["tokens"]
+    listed = clients["alice"].get("/api/v1/tokens/").json()["results"]
     assert [t["kind"] for t in listed] == ["account"]
     assert code_of(clients["bob"].delete(f"/api/v1/tokens/{token.pk}/"), 404) == "not_found"
 

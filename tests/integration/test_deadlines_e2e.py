@@ -253,7 +253,7 @@ def test_the_same_with_the_embedded_broker_through_scripts_serve_and_the_api(
         silent = body["turn"]
 
         def system_moves() -> list[dict[str, Any]]:
-            log = http.call("GET", f"/games/{game_id}/moves/")[1]["moves"]
+            log = http.call("GET", f"/games/{game_id}/moves/")[1]["results"]
             return [m for m in log if m["actor"] == "system"]
 
         timeout_moves = wait_until(system_moves, timeout=WAIT, what="the timeout in the log")

@@ -259,7 +259,7 @@ def test_a_long_poll_answers_as_soon_as_an_event_comes(server_env, players, tmp_
         game_resign(game_id=game.pk, user=players["alice"])
         waiter.join(timeout=35)
         assert answer["took"] < 10
-        assert "match_over" in [e["kind"] for e in answer["body"]["events"]]
+        assert "match_over" in [e["kind"] for e in answer["body"]["results"]]
 
 
 def test_the_web_process_takes_no_client_address_from_a_header(server_env, tmp_path):

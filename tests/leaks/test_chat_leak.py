@@ -53,7 +53,7 @@ def test_the_chat_shows_only_what_players_said(users):  # noqa: F811
     for seat in range(4):
         user = user_at(game, seat)
         body = client_for(user).get(f"/api/v1/games/{game.pk}/chat/?limit=200").json()
-        texts = [line["text"] for line in body["lines"]]
+        texts = [line["text"] for line in body["results"]]
         assert texts == said[-len(texts) :] and set(texts) <= set(SAID)
         assert not _CODE.search(" ".join(texts))
 

@@ -102,9 +102,9 @@ def test_a_read_token_cannot_read_the_reply_address_from_the_feed(players, game)
     long_poll = reader.get("/api/v1/events/?after=0&wait=0.05")
 
     assert feed.status_code == long_poll.status_code == 200
-    kinds = [e["kind"] for e in feed.json()["events"]]
+    kinds = [e["kind"] for e in feed.json()["results"]]
     assert "your_turn" in kinds
-    for event in feed.json()["events"]:
+    for event in feed.json()["results"]:
         assert "reply_to" not in event["data"]
     _assert_no_reply_address(feed.content.decode(), "GET /events/")
     _assert_no_reply_address(long_poll.content.decode(), "GET /events/?wait=")

@@ -112,3 +112,18 @@ def test_the_stream_resumes_with_last_event_id(server):
     events = client.events(after=0)
     assert [next(events).id for _ in range(3)] == [1, 2, 3]
     assert [headers.get("last-event-id") for _, _, headers in script.seen] == ["0", "2"]
+
+
+def test_pages_follows_the_cursors_to_the_end_of_a_list(server):
+    base, script = server
+    pages = [
+        {"results": [{"id": 1}, {"id": 2}], "next_cursor": "abc"},
+        {"results": [{"id": 3}], "next_cursor": None},
+    ]
+    script.answers += [(200, JSON, json.dumps(page).encode()) for page in pages]
+    client = canasta_sdk.Client(base, token="t")
+    assert [item["id"] for item in client.pages("tokens/", {"limit": 2})] == [1, 2, 3]
+    assert [path for _, path, _ in script.seen] == [
+        "/api/v1/tokens/?limit=2",
+        "/api/v1/tokens/?limit=2&cursor=abc",
+    ]

@@ -35,10 +35,17 @@ from api.clients.presenters import event_entry
 from api.clients.serializers import EventsOutSerializer, EventsQuerySerializer
 from api.clients.streams import FeedWatch, feed_slot_take, serves_asynchronously
 from api.errors import error_body
+from api.paging import (
+    Keyset,
+    cursor_of,
+    cursor_parameter,
+    limit_parameter,
+    paging_deprecated,
+)
 from api.schema import COMMON, error
 from api.users import request_user
 from clients.models import Event
-from clients.selectors import EVENTS_PAGE_MAX, last_event_id
+from clients.selectors import EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX, last_event_id
 
 # The same pattern as EventsQuerySerializer.after; empty is "not given" (0), as for any
 # optional field in DRF's query parsing.
@@ -47,6 +54,9 @@ AFTER = OpenApiParameter(
     {"type": "string", "pattern": r"^(\d{1,18}|latest)?$"},
     description="An event id, or `latest`.",
 )
+
+# The feed grows at its end: its cursor is the id of the last event given, as `after` is.
+EVENT_FEED = Keyset("events", ("id",), (int,))
 
 # A comment line every so often keeps proxies from closing an idle stream.
 KEEPALIVE_SECONDS = 15
@@ -118,23 +128,21 @@ class EventsView(AsyncAPIView):
         "as your seat sees it), your_turn, hand_over, match_over, timeout. With nothing newer "
         "than `after`, the answer waits up to `wait` seconds (default "
         "CANASTA_EVENTS_WAIT_SECONDS, at most CANASTA_EVENTS_MAX_WAIT_SECONDS) and returns "
-        "as soon as an event arrives, or with an empty list. Loop: send `last_id` back as "
-        "`after`. A personal token needs the `read` scope.",
+        "as soon as an event arrives, or with an empty list. Loop: send `next_cursor` back "
+        "as `cursor` (or, as the stream does, `last_id` as `after`). A personal token needs "
+        "the `read` scope.",
         tags=["events"],
         parameters=[
+            cursor_parameter(growing=True),
             AFTER,
             OpenApiParameter(
                 "wait", {"type": "number", "minimum": 0}, description="Seconds (0: at once)."
             ),
-            OpenApiParameter(
-                "limit",
-                {"type": "integer", "minimum": 1, "maximum": EVENTS_PAGE_MAX},
-                description=f"At most this many (1-{EVENTS_PAGE_MAX}).",
-            ),
+            limit_parameter(EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX),
         ],
         responses={
             200: EventsOutSerializer,
-            400: error("Bad after, wait or limit (invalid_request)."),
+            400: error("Bad after, wait or limit (invalid_request); invalid_cursor."),
             403: error("A personal token without the read scope (permission_denied)."),
             **COMMON,
             429: error(
@@ -147,7 +155,11 @@ class EventsView(AsyncAPIView):
     async def get(self, request: Request) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        after = await sync_to_async(_after)(query.validated_data["after"], request.user)
+        cursor = cursor_of(request)
+        if cursor:
+            after = EVENT_FEED.decode(cursor)[0]
+        else:
+            after = await sync_to_async(_after)(query.validated_data["after"], request.user)
         watch = FeedWatch(
             request,
             self,
@@ -164,10 +176,17 @@ class EventsView(AsyncAPIView):
                 events = await _events_wait(watch, wait)
             finally:
                 await watch.call(watch.close)
-        last_id = events[-1].pk if events else after
-        response = Response({"events": [event_entry(e) for e in events], "last_id": last_id})
-        response["Cache-Control"] = "private, no-store"
-        return response
+        return _feed_page(events, after, old_form=not cursor)
+
+
+def _feed_page(events: list[Event], after: int, *, old_form: bool) -> Response:
+    last_id = events[-1].pk if events else after
+    results = [event_entry(e) for e in events]
+    body = {"results": results, "next_cursor": EVENT_FEED.encode([last_id]), "last_id": last_id}
+    # Without `cursor`, the old name of the list too (deprecated; api/paging.py).
+    response = Response({**body, "events": results} if old_form else body)
+    response["Cache-Control"] = "private, no-store"
+    return paging_deprecated(response) if old_form else response
 
 
 class EventStreamRenderer(BaseRenderer):

@@ -7,8 +7,10 @@ may list tokens (with `read`) but not mint or revoke any.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,11 +22,30 @@ from api.clients.serializers import (
     ApiTokenInSerializer,
     ApiTokensOutSerializer,
 )
+from api.paging import (
+    Keyset,
+    cursor_of,
+    cursor_parameter,
+    keyset_page,
+    limit_parameter,
+    paging_deprecated,
+)
 from api.schema import BODY, COMMON, error
 from clients.permissions import AppsReadOnly, NotWithPersonalToken, TokenScopes
 from clients.scopes import ACCOUNT_SCOPES
 from clients.selectors import tokens_of
 from clients.services.tokens import token_create, token_revoke
+
+TOKENS_PAGE_DEFAULT = 100
+TOKENS_PAGE_MAX = 100
+NEWEST_TOKENS = Keyset("tokens", ("-created_at", "-id"), (datetime, int))
+
+
+class TokensQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=TOKENS_PAGE_MAX, default=TOKENS_PAGE_DEFAULT
+    )
+
 
 PERMISSIONS = [IsAuthenticated, TokenScopes, NotWithPersonalToken]
 BY_TOKEN = {403: error("Tokens are managed with a session or the account token.")}
@@ -38,10 +59,24 @@ class TokensView(APIView):
         operation_id="tokens_list",
         summary="My API tokens that are not revoked, personal and account (never their keys)",
         tags=["tokens"],
-        responses={200: ApiTokensOutSerializer, **COMMON},
+        parameters=[cursor_parameter(), limit_parameter(TOKENS_PAGE_DEFAULT, TOKENS_PAGE_MAX)],
+        responses={
+            200: ApiTokensOutSerializer,
+            400: error("Bad limit (invalid_request); invalid_cursor."),
+            **COMMON,
+        },
     )
     def get(self, request: Request) -> Response:
-        return Response({"tokens": [token_entry(t) for t in tokens_of(user=request.user)]})
+        query = TokensQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        cursor = cursor_of(request)
+        tokens = tokens_of(user=request.user)
+        page = keyset_page(tokens, NEWEST_TOKENS, cursor, query.validated_data["limit"])
+        results = [token_entry(t) for t in page.rows]
+        body = {"results": results, "next_cursor": page.next_cursor}
+        if cursor:
+            return Response(body)
+        return paging_deprecated(Response({**body, "tokens": results}))
 
     @extend_schema(
         operation_id="tokens_create",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,9 +18,22 @@ from api.clients.serializers import (
     WebhookSerializer,
 )
 from api.idempotency import idempotent
+from api.paging import (
+    Keyset,
+    cursor_of,
+    cursor_parameter,
+    deprecated_parameter,
+    limit_parameter,
+    paging_deprecated,
+)
 from api.schema import BODY, COMMON, IDEMPOTENCY_KEY, error
 from clients.scopes import WEBHOOK_SCOPES
-from clients.selectors import DELIVERIES_PAGE_MAX, deliveries_of, webhooks_of
+from clients.selectors import (
+    DELIVERIES_PAGE_DEFAULT,
+    DELIVERIES_PAGE_MAX,
+    deliveries_of,
+    webhooks_of,
+)
 from clients.services.webhooks import (
     webhook_create,
     webhook_delete,
@@ -29,6 +42,7 @@ from clients.services.webhooks import (
     webhook_update,
 )
 
+NEWEST_DELIVERIES = Keyset("deliveries", ("-id",), (int,))
 NO_HOOK = {404: error("No such webhook of yours (not_found).")}
 BAD_HOOK = error(
     "unsafe_url (not http(s), or the host resolves to a private, loopback or other internal "
@@ -153,18 +167,17 @@ class WebhookDeliveriesView(APIView):
         "status code, and the error if it failed.",
         tags=["webhooks"],
         parameters=[
-            OpenApiParameter(
-                "limit",
-                {"type": "integer", "minimum": 1, "maximum": DELIVERIES_PAGE_MAX},
-                description=f"At most this many (1-{DELIVERIES_PAGE_MAX}).",
-            ),
-            OpenApiParameter(
-                "before", {"type": "integer", "minimum": 1}, description="Older than this id."
+            cursor_parameter(),
+            limit_parameter(DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX),
+            deprecated_parameter(
+                "before",
+                {"type": "integer", "minimum": 1},
+                "only attempts older than this delivery id; use cursor.",
             ),
         ],
         responses={
             200: DeliveriesOutSerializer,
-            400: error("Bad limit or before."),
+            400: error("Bad limit or before (invalid_request); invalid_cursor."),
             **NO_HOOK,
             **COMMON,
         },
@@ -172,12 +185,18 @@ class WebhookDeliveriesView(APIView):
     def get(self, request: Request, webhook_id: int) -> Response:
         query = DeliveriesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        cursor = cursor_of(request)
         hook = webhook_of(owner=request.user, webhook_id=webhook_id)
         limit = query.validated_data["limit"]
-        rows = deliveries_of(webhook=hook, limit=limit, before=query.validated_data.get("before"))
-        # The cursor of the next (older) page, as every list gives one (issue 29); null when
-        # this page was not full.
-        next_before = rows[-1].pk if len(rows) >= limit else None
-        return Response(
-            {"deliveries": [delivery_entry(row) for row in rows], "next_before": next_before}
+        before = (
+            NEWEST_DELIVERIES.decode(cursor)[0] if cursor else query.validated_data.get("before")
         )
+        rows = deliveries_of(webhook=hook, limit=limit + 1, before=before)
+        page = [delivery_entry(row) for row in rows[:limit]]
+        next_cursor = NEWEST_DELIVERIES.encode_row(rows[limit - 1]) if len(rows) > limit else None
+        body = {"results": page, "next_cursor": next_cursor}
+        if cursor:
+            return Response(body)
+        # The old form: `next_before` was given whenever the page was full.
+        next_before = rows[limit - 1].pk if len(rows) >= limit else None
+        return paging_deprecated(Response({**body, "deliveries": page, "next_before": next_before}))

@@ -7,7 +7,8 @@ What it does for you (docs/clients.md):
   is left, the next request first waits one interval of the bucket instead of meeting a 429;
 - a lost connection is retried (GETs, and POSTs thanks to their key);
 - `events()` follows the server-sent-event stream and resumes it with `Last-Event-ID` after the
-  server ends it or the connection drops, so no event is lost or seen twice.
+  server ends it or the connection drops, so no event is lost or seen twice;
+- `pages()` reads any list of the API to its end with its cursors (`cursor`, `next_cursor`).
 """
 
 from __future__ import annotations
@@ -201,6 +202,19 @@ class Client:
         body = {"actions": actions, "expected_version": version}
         return Game.from_json(self.request("POST", f"games/{game_id}/actions/", body))
 
+    def pages(self, path: str, params: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+        """Every item of a list (`games/`, `games/{id}/moves/`, `tokens/`, ...), page by page
+        with its cursors: each item once, in order, even while items are added. A list that
+        grows at its end (moves, events, chat) ends when a page comes back empty."""
+        cursor: str | None = None
+        while True:
+            query = {**(params or {}), **({"cursor": cursor} if cursor else {})}
+            page = self.request("GET", path, params=query)
+            yield from page["results"]
+            cursor = page["next_cursor"]
+            if cursor is None or not page["results"]:
+                return
+
     def latest_event_id(self) -> int:
         """The feed's cursor now: take it before reading a game, so nothing is missed."""
         return int(self.request("GET", "events/", params={"after": "latest", "wait": 0})["last_id"])
@@ -218,7 +232,7 @@ class Client:
         (one open request at a time, answered when something happens), for networks that cut
         streams."""
         last = after
-        once = self._stream_once if transport == "stream" else self._poll_once
+        once = self._stream_once if transport == "stream" else self._poll
         for _ in range(reconnects):
             try:
                 for event in once(last):
@@ -228,10 +242,15 @@ class Client:
                 self._retry_wait(1.0)
         raise ApiError(0, "stream_gave_up", f"the stream ended {reconnects} times", {})
 
-    def _poll_once(self, after: int) -> Iterator[Event]:
-        body = self.request("GET", "events/", params={"after": after, "wait": 25}, timeout=60)
-        for entry in body["events"]:
-            yield Event.from_json(entry)
+    def _poll(self, after: int) -> Iterator[Event]:
+        """Long polls, from the event id `after` (as the stream's Last-Event-ID), then each
+        from the `next_cursor` of the one before, until a connection fails."""
+        where: dict[str, Any] = {"after": after}
+        while True:
+            body = self.request("GET", "events/", params={**where, "wait": 25}, timeout=60)
+            for entry in body["results"]:
+                yield Event.from_json(entry)
+            where = {"cursor": body["next_cursor"]}
 
     def _stream_once(self, after: int) -> Iterator[Event]:
         headers = {"Accept": "text/event-stream", "Last-Event-ID": str(after)}
