@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from clients.models import ApiToken, TokenScope
+from games.services.reasons import english_text
+
+
+class PermissionRefused(PermissionDenied):
+    """A 403 with its reason and parameters (games/services/reasons.py): api/errors.py builds
+    its sentence in the caller's language from them."""
+
+    def __init__(self, reason: str, **params: Any) -> None:
+        super().__init__(detail=english_text(reason, params))
+        self.reason = reason
+        self.params = params
 
 
 def personal_token(request: Request) -> ApiToken | None:
@@ -25,8 +37,6 @@ def required_scope(request: Request) -> str:
 
 
 class TokenScopes(BasePermission):
-    message = "This token's scopes do not allow this request."
-
     def has_permission(self, request: Request, view: Any) -> bool:
         token = personal_token(request)
         if token is None:
@@ -34,18 +44,17 @@ class TokenScopes(BasePermission):
         scope = required_scope(request)
         if token.allows(scope):
             return True
-        self.message = f"This token lacks the {scope!r} scope (it has: {', '.join(token.scopes)})."
-        return False
+        raise PermissionRefused("token_lacks_scope", scope=scope, scopes=", ".join(token.scopes))
 
 
 class NotWithPersonalToken(BasePermission):
     """Managing tokens needs the account itself (a session or the account token): a leaked
     personal token must not be able to mint or revoke others."""
 
-    message = "Manage tokens with your session or account token, not a personal token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in SAFE_METHODS or personal_token(request) is None
+        if request.method in SAFE_METHODS or personal_token(request) is None:
+            return True
+        raise PermissionRefused("personal_token_manages")
 
 
 class AccountOnly(BasePermission):
@@ -53,7 +62,7 @@ class AccountOnly(BasePermission):
     never through a personal token, not even a `read` one (docs/clients.md: a personal token
     plays and reads games, it does not read the account)."""
 
-    message = "Not with a personal token: use your session or account token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
-        return personal_token(request) is None
+        if personal_token(request) is None:
+            return True
+        raise PermissionRefused("account_only")

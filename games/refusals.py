@@ -64,29 +64,32 @@ def alternatives_text(values: Sequence[Any]) -> str:
     }
 
 
-def _words(params: Params, variant: str) -> dict[str, Any]:
-    """The parameters as people read them."""
-    # Figures as the reader writes them ("1.500" in German, games/l10n.py).
-    words: dict[str, Any] = {
-        key: l10n.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
-        for key, value in params.items()
-    }
+def words(params: Params, variant: str = "classic") -> dict[str, Any]:
+    """The parameters as people read them: figures as the reader writes them ("1.500" in
+    German, games/l10n.py), cards and ranks as people name them, other lists as alternatives
+    ("3 or 4"). Text (a year, a username) stays as it is."""
+    shown: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            shown[key] = l10n.number(value)
+        elif isinstance(value, list | tuple) and key != "cards":
+            shown[key] = alternatives_text(value)
+        else:
+            shown[key] = value
     if "cards" in params:
-        words["cards"] = cards_text(params["cards"], variant)
+        shown["cards"] = cards_text(params["cards"], variant)
     if "card" in params:
-        words["card"] = _card(params["card"], variant)
+        shown["card"] = _card(params["card"], variant)
     if "rank" in params:
-        words["rank"] = rank_text(params["rank"])
-    if "sizes" in params:
-        words["sizes"] = alternatives_text(params["sizes"])
-    return words
+        shown["rank"] = rank_text(params["rank"])
+    return shown
 
 
 def _say(message: Any) -> Sentence:
     """A sentence whose placeholders are the reason's parameters, as words."""
 
     def sentence(params: Params, variant: str) -> str:
-        return str(message) % _words(params, variant) if "%(" in str(message) else str(message)
+        return str(message) % words(params, variant) if "%(" in str(message) else str(message)
 
     return sentence
 

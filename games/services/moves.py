@@ -40,7 +40,7 @@ from games.services.common import (
 from games.services.compiled import compiled_save
 from games.services.endings import match_concede, side_of
 from games.services.enqueue import bot_turn_enqueue
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from games.services.hands import deal_event, hand_deal, hand_finish
 from games.services.notify import notify_batch
 
@@ -308,11 +308,9 @@ def moves_submit_for_seat(
 
 def _check_batch(actions: Sequence[Any]) -> None:
     if not actions:
-        raise GameError(ErrorKind.INVALID, "invalid_request", "actions must not be empty.")
+        raise refused(ErrorKind.INVALID, "no_actions")
     if len(actions) > MAX_BATCH:
-        raise GameError(
-            ErrorKind.INVALID, "invalid_request", f"At most {MAX_BATCH} actions per request."
-        )
+        raise refused(ErrorKind.INVALID, "too_many_actions", count=MAX_BATCH)
 
 
 def seat_release_bot(*, seat: Seat) -> None:

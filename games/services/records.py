@@ -25,7 +25,7 @@ from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatu
 from games.players import player_name
 from games.readmodel import iso
 from games.selectors import game_with_seats
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, not_found, refused
 
 
 @dataclass
@@ -47,12 +47,7 @@ def finished_match(*, game_id: UUID | str, user: Any) -> Game:
     if not may_view(game, seat_of(game, user)):
         raise not_found()
     if game.status != GameStatus.FINISHED:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "game_not_finished",
-            _("The record of a match is available once the match is over."),
-            {"status": game.status},
-        )
+        raise refused(ErrorKind.CONFLICT, "record_not_ready", {"status": game.status})
     return game
 
 
