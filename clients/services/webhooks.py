@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 from uuid import UUID
 
 from celery import current_app
@@ -58,10 +59,22 @@ def _checked_kinds(kinds: Iterable[str] | None) -> list[str]:
     return chosen
 
 
+def _host_of(url: str) -> str:
+    try:
+        return urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
+
+
 def _checked_url(url: str) -> str:
     try:
         check_url(url)
     except UnsafeUrl as error:
+        # The host as the user wrote it (never what it resolves to: no resolver for our
+        # network); netguard's own English reason stays in the logs.
+        host = _host_of(url)
+        if host:
+            raise _invalid("unsafe_url_host", host=host) from error
         raise _invalid("unsafe_url") from error
     return url.strip()
 

@@ -200,6 +200,7 @@ SERVICE_REASONS: Mapping[str, Refusal] = {
     "no_such_webhook": R("not_found", _("No such webhook.")),
     "invalid_kinds": R("invalid_kinds", _("Choose at least one kind of event.")),
     "unsafe_url": R("unsafe_url", _("This address cannot receive webhooks from this server.")),
+    "unsafe_url_host": R("unsafe_url", _("%(host)s cannot receive webhooks from this server.")),
     "too_many_webhooks": R("too_many_webhooks", _("At most %(limit)s webhooks per account.")),
     "token_lacks_scope": R(
         "permission_denied", _("This token lacks the '%(scope)s' scope (it has: %(scopes)s).")
