@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.access import may_view, seat_of
 from games.engine import Table
-from games.engine.verify import FORMAT, FORMAT_VERSION, MATCH_ENDING
+from games.engine.verify import FORMAT, FORMAT_VERSION
+from games.events import is_action
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
 from games.players import player_name
 from games.readmodel import iso
@@ -89,7 +90,8 @@ def hand_frames(
     yield Frame(hand=hand.number, step=0, table=table)
     for step, move in enumerate(moves, start=1):
         result = None
-        if move.action.get("type") not in MATCH_ENDING:
+        # A resignation or a timeout (verify.MATCH_ENDING) ends the match, not a turn.
+        if not (is_action(move.action, "resign") or is_action(move.action, "timeout")):
             table = engine.apply(table, move.seat, move.action).table
             if table.over:
                 result = engine.score_hand(table).to_json()
