@@ -127,6 +127,15 @@ def _canastas_needed(params: Params, variant: str) -> str:
     ) % {"need": need, "have": params["have"]}
 
 
+def _canastas_needed_alone(params: Params, variant: str) -> str:
+    need = int(params["need"])
+    return ngettext(
+        "Going out needs %(need)s canasta; you have %(have)s.",
+        "Going out needs %(need)s canastas; you have %(have)s.",
+        need,
+    ) % {"need": need, "have": params["have"]}
+
+
 # The reasons only a program causes (a malformed action, an impossible table): the general
 # sentence of their code.
 FOR_PROGRAMS = frozenset(
@@ -234,6 +243,21 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
+# The sentences that say "your side", for a player without partners (a two- or three-handed
+# game, where each side is one player): the services pass `partners` (games/services/moves.py).
+ALONE: dict[str, Sentence] = {
+    "pile_needs_initial_meld": _say(
+        _("You must make your first meld before you may take the pile.")
+    ),
+    "initial_meld_too_low": _say(
+        _("Your first meld must be worth %(need)s points; these cards are worth %(worth)s.")
+    ),
+    "canastas_needed": _canastas_needed_alone,
+    "meld_exists": _say(_("You already have a meld of %(rank)s: add the %(cards)s to it.")),
+    "no_such_meld": _say(_("You have no meld of %(rank)s to add the %(cards)s to.")),
+}
+
+
 def _english_sentence(reason: str, params: Params) -> str:
     """The engine's English message as a sentence: capital first letter, final full stop."""
     text = REASONS[reason].english.format(**english_params(params))
@@ -244,6 +268,8 @@ def _english_sentence(reason: str, params: Params) -> str:
 def refusal_text(reason: str, params: Params, variant: str = "classic") -> str:
     """The engine's refusal ``reason`` with its ``params``, for people, in the active
     language."""
+    if params.get("partners") is False and reason in ALONE:
+        return ALONE[reason](params, variant)
     if reason in SENTENCES:
         return SENTENCES[reason](params, variant)
     if (get_language() or "en").split("-")[0] == "en":

@@ -7,14 +7,19 @@ import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
 
 from games.engine.errors import REASONS
 from games.messages import error_message
+from games.refusals import ALONE, refusal_text
+from games.services import lobby
 from games.services.errors import ErrorKind, GameError, refused
+from games.services.moves import moves_submit
 from games.services.reasons import SERVICE_REASONS, service_text
+from tests.game_fixtures import current_table, user_at
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("games", "accounts", "clients", "notifications", "mailplay", "api", "web", "canasta_site")
@@ -133,3 +138,37 @@ def test_a_game_error_without_a_reason_reads_as_its_kinds_sentence() -> None:
         assert error_message(error) == "Something new."
     with translation.override("de"):
         assert error_message(error) != "Something new."
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "is"])
+def test_a_player_without_partners_is_not_told_about_a_side(lang: str) -> None:
+    """Two- and three-handed games have no partners: "you", not "your side" / "Ihr Team"."""
+    params = {"rank": "7", "cards": ["7H", "7D"], "need": 50, "worth": 40, "have": 0}
+    with translation.override(lang):
+        for reason in ALONE:
+            alone = refusal_text(reason, {**params, "partners": False})
+            partnered = refusal_text(reason, {**params, "partners": True})
+            assert alone != partnered, (lang, reason)
+            for word in ("side", "Team", "Seite", "lið"):
+                assert word not in alone, (lang, reason, alone)
+
+
+@pytest.mark.django_db
+def test_a_two_handed_refusal_says_you(users: dict[str, Any]) -> None:
+    game = lobby.game_create(creator=users["alice"], variant="classic", players=2)
+    game = lobby.game_join(game_id=game.pk, user=users["bob"])
+    table = current_table(game)
+    card = next(c for c in table.hands[table.turn] if c[0] not in "23J")
+    player = user_at(game, table.turn)
+    with pytest.raises(GameError) as raised:
+        moves_submit(
+            game_id=game.pk,
+            user=player,
+            actions=[{"type": "draw"}, {"type": "meld", "add": {card[0]: [card]}}],
+            expected_version=game.version,
+        )
+    assert raised.value.reason == "no_such_meld"
+    assert raised.value.params["partners"] is False
+    with translation.override("de"):
+        text = error_message(raised.value)
+    assert "Sie haben keine Meldung" in text and "Team" not in text
