@@ -1,4 +1,5 @@
-"""Refusals as sentences for people, in the reader's language (docs/i18n.md, "Refusals").
+"""Refusals as sentences for people, in the reader's language (docs/i18n.md, "Error
+messages").
 
 Every refusal carries a `code` (never translated: programs compare it), its *reason* and the
 reason's parameters. The sentence is built from the reason and the parameters: an engine

@@ -1,5 +1,5 @@
 """The services' own refusals: each has a *reason*, its stable `code` and its sentence
-(docs/i18n.md, "Refusals").
+(docs/i18n.md, "Error messages").
 
 A service raises `refused(kind, reason, details, **params)`: the reason names the sentence
 below, the parameters fill its `%(name)s` placeholders. The sentence is built from the reason

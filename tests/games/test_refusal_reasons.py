@@ -1,5 +1,6 @@
 """Refusals are built from a reason and its parameters, never parsed back from English
-(games/services/reasons.py, games/refusals.py, docs/i18n.md "Refusals")."""
+(games/services/reasons.py, games/refusals.py, docs/i18n.md "Error messages").
+"""
 
 from __future__ import annotations
 
