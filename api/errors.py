@@ -26,10 +26,10 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from api.messages import error_message, message_for, request_language
-from clients.permissions import InsufficientScope
+from api.messages import error_message, general_message, reason_text, request_language
 from games.models import Game
 from games.services.errors import STATUS_BY_KIND, ErrorKind, GameError
+from games.services.reasons import SERVICE_REASONS, english_text
 
 logger = logging.getLogger(__name__)
 
@@ -49,15 +49,22 @@ _CODES: list[tuple[type[exceptions.APIException], str]] = [
 
 
 class ApiError(exceptions.APIException):
-    """An error the API layer itself raises (bad headers, bad credentials)."""
+    """An error the API layer itself raises (bad headers, bad credentials): ``reason`` a key
+    of games/services/reasons.py (its code and sentence), ``params`` what the sentence names."""
 
     def __init__(
-        self, status_code: int, code: str, message: str, details: dict[str, Any] | None = None
+        self,
+        status_code: int,
+        reason: str,
+        details: dict[str, Any] | None = None,
+        **params: Any,
     ) -> None:
-        super().__init__(detail=message, code=code)
+        code = SERVICE_REASONS[reason].code
+        super().__init__(detail=english_text(reason, params), code=code)
         self.status_code = status_code
         self.error_code = code
-        self.message = message
+        self.reason = reason
+        self.params = params
         self.details = details or {}
 
 
@@ -73,23 +80,37 @@ def _shortened(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
+# DRF's own exceptions whose code has one sentence of ours, whatever DRF's detail says.
+_REASON_BY_CODE = {
+    "invalid_request": "invalid_request",
+    "not_authenticated": "not_authenticated",
+    "throttled": "throttled",
+    "not_found": "no_such_resource",
+}
+
+
 def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
+    """The code, the sentence for people and the details of a DRF exception."""
     if isinstance(exc, ApiError):
-        return exc.error_code, exc.message, exc.details
-    if isinstance(exc, InsufficientScope):
-        # A token without the scope a request needs: which one, and what it has.
-        return "insufficient_scope", str(exc.detail), dict(exc.error_details)
+        return exc.error_code, reason_text(exc.reason, exc.params), exc.details
     code = next((c for cls, c in _CODES if isinstance(exc, cls)), None) or str(exc.default_code)
+    # A permission's own refusal (clients/permissions.py) carries its reason, whose code it
+    # answers with (insufficient_scope), and its details (the scope required, those granted).
+    own_reason = str(getattr(exc, "reason", "") or "")
+    if own_reason:
+        code = SERVICE_REASONS[own_reason].code
+    reason = own_reason or _REASON_BY_CODE.get(code, "")
+    details: dict[str, Any] = dict(getattr(exc, "details", None) or {})
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail
         details = {"fields": detail} if isinstance(detail, dict) else {"errors": detail}
-        return code, "The request is invalid: see details.", details
-    if isinstance(exc, exceptions.Throttled):
+    elif isinstance(exc, exceptions.Throttled):
         # DRF sets `wait` in Throttled.__init__; the stub does not declare it.
         raw_wait = getattr(exc, "wait", None)
-        wait = int(raw_wait) if raw_wait is not None else None
-        return code, "Too many requests; retry after the time given.", {"retry_after": wait}
-    return code, str(exc.detail), {}
+        details = {"retry_after": int(raw_wait) if raw_wait is not None else None}
+    if reason:
+        return code, reason_text(reason, getattr(exc, "params", {})), details
+    return code, general_message(code, str(exc.detail)), details
 
 
 # A lost or refused database connection (failover, restart, network cut): the transaction was
@@ -104,10 +125,7 @@ def _database_unavailable(exc: Exception) -> Response:
     return Response(
         error_body(
             "service_unavailable",
-            message_for(
-                "service_unavailable",
-                "The database is unavailable; nothing was changed. Retry after the time given.",
-            ),
+            reason_text("service_unavailable", {}),
             {"retry_after": DATABASE_RETRY_AFTER_SECONDS},
         ),
         status=status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -168,7 +186,7 @@ def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
         return None  # a bug: Django's handler500 (server_error below) answers
     assert isinstance(exc, exceptions.APIException)
     code, message, details = _describe(exc)
-    response.data = error_body(code, _shortened(message_for(code, message)), details)
+    response.data = error_body(code, _shortened(message), details)
     return response
 
 
@@ -176,11 +194,12 @@ def _unreadable_request(exc: Exception) -> exceptions.APIException | None:
     """Errors of reading a hostile body, raised while DRF parses it (tests/fuzz): without this
     they were Django's HTML 400 page or, for deep JSON, a 500."""
     if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return ApiError(
             status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             "request_too_large",
-            f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
-            {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+            {"limit": limit},
+            limit=limit,
         )
     if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         return exceptions.ParseError("The request has too many fields.")
@@ -209,7 +228,7 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonRespon
             match = None
         if match is not None and match.func is not api_not_found:
             details["hint"] = "API paths end with a slash: " + request.path + "/"
-    message = message_for("not_found", "No such API endpoint.")
+    message = reason_text("no_such_endpoint", {})
     return JsonResponse(error_body("not_found", message, details), status=404)
 
 
@@ -221,8 +240,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
-        message = "The server failed to answer; the error is logged."
-        body = error_body("server_error", message_for("server_error", message))
+        body = error_body("server_error", reason_text("server_error", {}))
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
 
@@ -239,6 +257,6 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        message = message_for("permission_denied", "Not allowed.")
+        message = reason_text("not_allowed", {})
         return JsonResponse(error_body("permission_denied", message), status=403)
     return defaults.permission_denied(request, exception)

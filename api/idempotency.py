@@ -62,11 +62,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         if key is None:
             return handler(view, request, *args, **kwargs)
         if not key.strip() or len(key) > 255:
-            raise ApiError(
-                status.HTTP_400_BAD_REQUEST,
-                "invalid_request",
-                f"{HEADER} must be 1 to 255 characters.",
-            )
+            raise ApiError(status.HTTP_400_BAD_REQUEST, "idempotency_key_length", limit=255)
         fingerprint = _fingerprint(request)
         # The request's work and its stored answer are one transaction, the answer written
         # at its end in one statement (docs/move-path-speed.md). A key that has a record

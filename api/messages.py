@@ -7,14 +7,20 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 from django.utils.translation import get_language_from_request
 
-from games.messages import cards_text, error_message, message_for
+from games.messages import cards_text, error_message, general_message, reason_text
 from notifications.models import Language
 from notifications.services.preferences import language_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-__all__ = ["cards_text", "error_message", "message_for", "request_language"]
+__all__ = [
+    "cards_text",
+    "error_message",
+    "general_message",
+    "reason_text",
+    "request_language",
+]
 
 
 def request_language(

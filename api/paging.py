@@ -121,7 +121,6 @@ def invalid_cursor() -> ApiError:
     return ApiError(
         status.HTTP_400_BAD_REQUEST,
         "invalid_cursor",
-        "This cursor cannot be read: send a next_cursor of this list as it was given.",
         {"fields": {"cursor": ["Not a cursor of this list."]}},
     )
 

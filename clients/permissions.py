@@ -14,25 +14,36 @@ from __future__ import annotations
 from typing import Any
 
 from oauth2_provider.models import AccessToken
-from rest_framework import exceptions
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from clients.models import ApiToken, TokenScope
 from clients.scopes import ACCOUNT, PLAY, READ
+from games.services.reasons import english_text
 
 
-class InsufficientScope(exceptions.PermissionDenied):
-    """403 `insufficient_scope` (the RFC 6750 error's name), in the API's error shape."""
+class PermissionRefused(PermissionDenied):
+    """A 403 with its reason and parameters (games/services/reasons.py): api/errors.py builds
+    its sentence in the caller's language from them, and answers with the reason's code."""
 
-    default_code = "insufficient_scope"
+    def __init__(self, reason: str, details: dict[str, Any] | None = None, **params: Any) -> None:
+        super().__init__(detail=english_text(reason, params))
+        self.reason = reason
+        self.params = params
+        self.details = details or {}
+
+
+class InsufficientScope(PermissionRefused):
+    """403 `insufficient_scope` (the RFC 6750 error's name): which scope, and what it has."""
 
     def __init__(self, required: str, granted: list[str]) -> None:
         super().__init__(
-            f"This token lacks the {required!r} scope (it has: {', '.join(granted) or 'none'}).",
-            code="insufficient_scope",
+            "insufficient_scope",
+            {"required": required, "granted": granted},
+            required=required,
+            granted=", ".join(granted) or "-",
         )
-        self.error_details = {"required": required, "granted": granted}
 
 
 def personal_token(request: Request) -> ApiToken | None:
@@ -75,8 +86,6 @@ def app_allows(token: AccessToken, scope: str) -> bool:
 
 
 class TokenScopes(BasePermission):
-    message = "This token's scopes do not allow this request."
-
     def has_permission(self, request: Request, view: Any) -> bool:
         app = app_token(request)
         if app is not None:
@@ -98,20 +107,20 @@ class NotWithPersonalToken(BasePermission):
     the player gave the `account` scope (TokenScopes checks it): a leaked personal token must
     not be able to mint or revoke others."""
 
-    message = "Manage tokens with your session or account token, not a personal token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in SAFE_METHODS or personal_token(request) is None
+        if request.method in SAFE_METHODS or personal_token(request) is None:
+            return True
+        raise PermissionRefused("personal_token_manages")
 
 
 class NotWithAppToken(BasePermission):
     """What only the account holder does (a new password, deleting the account, signing every
     program out, the data export): never through an app, whatever its scopes."""
 
-    message = "Not with an app's OAuth token: use your session or account token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
-        return app_token(request) is None
+        if app_token(request) is None:
+            return True
+        raise PermissionRefused("not_with_app_token")
 
 
 class AccountOnly(BasePermission):
@@ -120,15 +129,15 @@ class AccountOnly(BasePermission):
     plays and reads games, it does not read the account); through an app's OAuth token only
     with the `account` scope."""
 
-    message = "Not with a personal token: use your session or account token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
         app = app_token(request)
         if app is not None:
             if not app_allows(app, ACCOUNT):
                 raise InsufficientScope(ACCOUNT, granted_scopes(app))
             return True
-        return personal_token(request) is None
+        if personal_token(request) is None:
+            return True
+        raise PermissionRefused("account_only")
 
 
 class AppsReadOnly(BasePermission):
@@ -136,7 +145,7 @@ class AppsReadOnly(BasePermission):
     a password reset) or a new personal token (which would outlive the app's revoked access)
     is the account holder's own act."""
 
-    message = "Not with an app's OAuth token: use your session or account token."
-
     def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in SAFE_METHODS or app_token(request) is None
+        if request.method in SAFE_METHODS or app_token(request) is None:
+            return True
+        raise PermissionRefused("not_with_app_token")

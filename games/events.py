@@ -3,7 +3,10 @@ services add (a deal, a hand's result, a resignation, a timeout, the end of the 
 
 A Move's `events` are JSON; `game_events` reads them as the `GameEvent` union, so a check of
 `event["type"]` narrows each event for mypy, and a type nobody knows fails loudly instead of
-being skipped by a `.get("type") == ...` that matches nothing.
+being skipped by a `.get("type") == ...` that matches nothing. Code that reads raw JSON (an
+event, an action of the log, a step of a batch) asks `is_event` / `is_action`, whose `kind`
+is a Literal: a misspelt type is a mypy error, not a check that never matches. Outside the
+engine nothing compares a bare `.get("type")` string (tests/games/test_event_types.py).
 """
 
 from __future__ import annotations
@@ -48,6 +51,28 @@ class MatchOverEvent(TypedDict):
     winner: int | None
 
 
+# Every event type of the log: the engine's (EVENT_TYPES) and the services'.
+EventType = Literal[
+    "draw",
+    "red_three",
+    "pickup",
+    "meld",
+    "discard",
+    "ask_partner",
+    "answer",
+    "stock_out",
+    "hand_over",
+    "deal",
+    "hand_result",
+    "resign",
+    "timeout",
+    "match_over",
+]
+# Every action type of the log: the engine's actions and the services' resignation and timeout.
+ActionType = Literal[
+    "draw", "pickup", "meld", "discard", "ask_partner", "answer", "resign", "timeout"
+]
+
 ServiceEvent = DealEvent | HandResultEvent | ResignEvent | TimeoutEvent | MatchOverEvent
 SERVICE_EVENT_TYPES = frozenset({"deal", "hand_result", "resign", "timeout", "match_over"})
 GameEvent = EngineEvent | ServiceEvent
@@ -62,3 +87,14 @@ def game_events(events: Iterable[Mapping[str, Any]]) -> list[GameEvent]:
             raise ValueError(f"unknown event type {kind!r}")
         typed.append(cast("GameEvent", event))
     return typed
+
+
+def is_event(event: Mapping[str, Any], kind: EventType) -> bool:
+    """Whether the raw ``event`` is of type ``kind``."""
+    return event.get("type") == kind
+
+
+def is_action(action: Any, kind: ActionType) -> bool:
+    """Whether the raw ``action`` (a JSON object of the log, or anything a client sent) is
+    of type ``kind``."""
+    return isinstance(action, Mapping) and action.get("type") == kind

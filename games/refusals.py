@@ -64,29 +64,32 @@ def alternatives_text(values: Sequence[Any]) -> str:
     }
 
 
-def _words(params: Params, variant: str) -> dict[str, Any]:
-    """The parameters as people read them."""
-    # Figures as the reader writes them ("1.500" in German, games/l10n.py).
-    words: dict[str, Any] = {
-        key: l10n.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
-        for key, value in params.items()
-    }
+def words(params: Params, variant: str = "classic") -> dict[str, Any]:
+    """The parameters as people read them: figures as the reader writes them ("1.500" in
+    German, games/l10n.py), cards and ranks as people name them, other lists as alternatives
+    ("3 or 4"). Text (a year, a username) stays as it is."""
+    shown: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            shown[key] = l10n.number(value)
+        elif isinstance(value, list | tuple) and key != "cards":
+            shown[key] = alternatives_text(value)
+        else:
+            shown[key] = value
     if "cards" in params:
-        words["cards"] = cards_text(params["cards"], variant)
+        shown["cards"] = cards_text(params["cards"], variant)
     if "card" in params:
-        words["card"] = _card(params["card"], variant)
+        shown["card"] = _card(params["card"], variant)
     if "rank" in params:
-        words["rank"] = rank_text(params["rank"])
-    if "sizes" in params:
-        words["sizes"] = alternatives_text(params["sizes"])
-    return words
+        shown["rank"] = rank_text(params["rank"])
+    return shown
 
 
 def _say(message: Any) -> Sentence:
     """A sentence whose placeholders are the reason's parameters, as words."""
 
     def sentence(params: Params, variant: str) -> str:
-        return str(message) % _words(params, variant) if "%(" in str(message) else str(message)
+        return str(message) % words(params, variant) if "%(" in str(message) else str(message)
 
     return sentence
 
@@ -120,6 +123,15 @@ def _canastas_needed(params: Params, variant: str) -> str:
     return ngettext(
         "Going out needs %(need)s canasta; your side has %(have)s.",
         "Going out needs %(need)s canastas; your side has %(have)s.",
+        need,
+    ) % {"need": need, "have": params["have"]}
+
+
+def _canastas_needed_alone(params: Params, variant: str) -> str:
+    need = int(params["need"])
+    return ngettext(
+        "Going out needs %(need)s canasta; you have %(have)s.",
+        "Going out needs %(need)s canastas; you have %(have)s.",
         need,
     ) % {"need": need, "have": params["have"]}
 
@@ -231,6 +243,21 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
+# The sentences that say "your side", for a player without partners (a two- or three-handed
+# game, where each side is one player): the services pass `partners` (games/services/moves.py).
+ALONE: dict[str, Sentence] = {
+    "pile_needs_initial_meld": _say(
+        _("You must make your first meld before you may take the pile.")
+    ),
+    "initial_meld_too_low": _say(
+        _("Your first meld must be worth %(need)s points; these cards are worth %(worth)s.")
+    ),
+    "canastas_needed": _canastas_needed_alone,
+    "meld_exists": _say(_("You already have a meld of %(rank)s: add the %(cards)s to it.")),
+    "no_such_meld": _say(_("You have no meld of %(rank)s to add the %(cards)s to.")),
+}
+
+
 def _english_sentence(reason: str, params: Params) -> str:
     """The engine's English message as a sentence: capital first letter, final full stop."""
     text = REASONS[reason].english.format(**english_params(params))
@@ -241,6 +268,8 @@ def _english_sentence(reason: str, params: Params) -> str:
 def refusal_text(reason: str, params: Params, variant: str = "classic") -> str:
     """The engine's refusal ``reason`` with its ``params``, for people, in the active
     language."""
+    if params.get("partners") is False and reason in ALONE:
+        return ALONE[reason](params, variant)
     if reason in SENTENCES:
         return SENTENCES[reason](params, variant)
     if (get_language() or "en").split("-")[0] == "en":

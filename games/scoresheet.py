@@ -19,6 +19,7 @@ from typing import Any
 from games import engine
 from games.engine import HandResult, Table
 from games.engine.melds import canasta_bonus, canasta_kind
+from games.events import is_action
 from games.models import Game, Hand, Move
 
 # The canasta kinds in the order a sheet lists them (games.engine.melds.canasta_kind).
@@ -201,7 +202,7 @@ def _final_table(game: Game, hand: Hand, totals: Sequence[int], moves: Iterable[
         options=game.options,
     )
     for move in moves:
-        if move.action.get("type") == "resign":
+        if is_action(move.action, "resign"):
             break
         table = engine.apply(table, move.seat, move.action).table
         if table.over:

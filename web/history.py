@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 
 from api.presenters import move_entry
 from games import l10n, selectors
+from games.events import is_action, is_event
 from games.models import Game, Move
 from web import cards as shown
 
@@ -96,7 +97,7 @@ def _pickup(say: _Say, seat: int, event: Mapping[str, Any]) -> Line:
     taken = event.get("cards", [])
     count = len(taken)
     line: Line = [_took(say, seat, count) + " ", say.cards(taken)]
-    if say.action.get("type") == "pickup" and say.action.get("cards"):
+    if is_action(say.action, "pickup") and say.action.get("cards"):
         line += [" " + _("with") + " ", say.cards(say.action["cards"])]
     return line
 
@@ -249,7 +250,7 @@ def _told_order(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     # other way round.
     out = list(events)
     for i in range(len(out) - 1):
-        if out[i].get("type") == "meld" and out[i + 1].get("type") == "pickup":
+        if is_event(out[i], "meld") and is_event(out[i + 1], "pickup"):
             out[i], out[i + 1] = out[i + 1], out[i]
     return out
 
@@ -283,7 +284,7 @@ def move_how(move: Move, following: Move | None) -> str:
     batch) or timeout (what the system played when a player's time ran out)."""
     if move.actor != "system":
         return str(move.actor)
-    if move.action.get("type") == "timeout":
+    if is_action(move.action, "timeout"):
         return "timeout"
     in_batch = (
         following is not None
@@ -292,7 +293,7 @@ def move_how(move: Move, following: Move | None) -> str:
         and following.hand == move.hand
         and following.created_at == move.created_at
     )
-    if move.action.get("type") == "draw" and not in_batch:
+    if is_action(move.action, "draw") and not in_batch:
         return "forced"
     return "timeout"
 

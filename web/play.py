@@ -24,6 +24,7 @@ from api.presenters import move_entry
 from games import engine, selectors
 from games.engine import Table
 from games.engine.melds import meld_key
+from games.events import is_action, is_event
 from games.models import Game
 from web import cards as shown
 from web.history import describe_move, move_how
@@ -54,13 +55,13 @@ def going_out_lines(
 
     lines: list[list[Any]] = []
     for step in steps:
-        if step.get("type") == "meld":
+        if is_action(step, "meld"):
             for meld in step.get("melds") or []:
                 lines.append([_("Meld") + " ", cards(meld)])
             for key, added in (step.get("add") or {}).items():
                 label = shown.meld_label(key, variant)
                 lines.append([_("Add to %(meld)s:") % {"meld": label} + " ", cards(added)])
-        elif step.get("type") == "discard":
+        elif is_action(step, "discard"):
             lines.append([_("Discard") + " ", cards([step["card"]])])
     return lines
 
@@ -90,7 +91,7 @@ def _laid(entries: Sequence[Mapping[str, Any]], rules: Any) -> dict[str, list[st
     out: dict[str, list[str]] = {}
     for entry in entries:
         for event in entry["events"]:
-            if event.get("type") != "meld":
+            if not is_event(event, "meld"):
                 continue
             for meld in event.get("melds") or []:
                 try:
@@ -121,7 +122,7 @@ def recent_play(
             if table.turn == me and table.phase in ("play", "answer"):
                 for entry in entries:
                     for event in entry["events"]:
-                        if event.get("type") in ("draw", "pickup"):
+                        if is_event(event, "draw") or is_event(event, "pickup"):
                             drawn += list(event.get("cards") or [])
             continue
         lines = []

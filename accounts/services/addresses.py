@@ -20,9 +20,8 @@ from django.core import signing
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from notifications.models import NotificationPreference, Outbox, OutboxKind
 from notifications.services.confirmations import address_confirmation_enqueue
 from notifications.services.preferences import preference_of
@@ -52,14 +51,7 @@ def confirmation_token(*, user: Any, address: str) -> str:
 
 def _address_refused() -> GameError:
     # One answer for every account that holds the address: it does not tell which one.
-    return GameError(
-        ErrorKind.CONFLICT,
-        "email_unavailable",
-        _(
-            "This email address cannot be used for this account. If it is yours, sign in "
-            "with the account that uses it or reset that account's password."
-        ),
-    )
+    return refused(ErrorKind.CONFLICT, "email_unavailable")
 
 
 def address_available(*, address: str, user: Any = None) -> bool:
@@ -112,13 +104,9 @@ def _refusals_today(user: Any) -> int:
 def _changes_check(user: Any) -> None:
     since = timezone.now() - timedelta(days=1)
     sent = Outbox.objects.filter(recipient=user, kind=OutboxKind.VERIFY_EMAIL, created_at__gt=since)
-    refused = _refusals_today(user)
-    if sent.count() + refused >= CHANGES_PER_DAY:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "too_many_changes",
-            _("You changed your address many times today; please try again tomorrow."),
-        )
+    refused_today = _refusals_today(user)
+    if sent.count() + refused_today >= CHANGES_PER_DAY:
+        raise refused(ErrorKind.CONFLICT, "too_many_changes")
 
 
 @transaction.atomic
@@ -178,27 +166,12 @@ def address_confirm(*, token: str) -> Any:
     try:
         data = signing.loads(token, salt=SALT, max_age=timedelta(hours=confirm_hours()))
     except signing.SignatureExpired:
-        raise GameError(
-            ErrorKind.INVALID,
-            "link_expired",
-            _("This confirmation link has expired. Ask for a new one in Settings."),
-        ) from None
+        raise refused(ErrorKind.INVALID, "link_expired") from None
     except signing.BadSignature:
-        raise GameError(
-            ErrorKind.INVALID,
-            "link_invalid",
-            _("This confirmation link is not valid. Copy the whole link from the email."),
-        ) from None
+        raise refused(ErrorKind.INVALID, "link_invalid") from None
     user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
     if user is None or address_normalized(user.email) != data.get("a"):
-        raise GameError(
-            ErrorKind.INVALID,
-            "link_outdated",
-            _(
-                "This link was for an address the account no longer uses. Ask for a new one "
-                "in Settings."
-            ),
-        )
+        raise refused(ErrorKind.INVALID, "link_outdated")
     address_mark_verified(user=user)
     return user
 

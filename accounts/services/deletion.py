@@ -28,13 +28,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from clients.models import ApiToken, Event, Webhook
 from clients.services.oauth import oauth_forget
 from games.models import GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
 from games.players import deleted_username
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 from games.services.lobby import game_leave
 from games.services.moves import game_resign
 from mailplay.models import InboundMessage, MailPlayer, ReplyToken
@@ -102,11 +101,7 @@ def _personal_data_removed(user: Any) -> None:
 def account_delete(*, user: Any, password: str) -> dict[str, int]:
     """Delete `user`'s account after checking `password`; returns what was closed."""
     if not password or not user.check_password(password):
-        raise GameError(
-            ErrorKind.FORBIDDEN,
-            "wrong_password",
-            _("The password is not right: the account was not deleted."),
-        )
+        raise refused(ErrorKind.FORBIDDEN, "wrong_password")
     _credentials_revoked(user)
     # Each game is closed by its own service in its own transaction (as a player would); the
     # account itself goes in one transaction after them.

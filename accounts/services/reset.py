@@ -25,10 +25,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
-from django.utils.translation import gettext as _
 
 from accounts.services.addresses import address_mark_verified
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from notifications.models import Outbox, OutboxKind
 from notifications.services.outbox import outbox_enqueue
 
@@ -85,11 +84,7 @@ def reset_mail_enqueue(*, email: str) -> int:
 
 
 def _invalid_link() -> GameError:
-    return GameError(
-        ErrorKind.INVALID,
-        "invalid_token",
-        _("This password reset link is invalid or has expired. Ask for a new one."),
-    )
+    return refused(ErrorKind.INVALID, "invalid_reset_link")
 
 
 def reset_user_of(*, uid: str, token: str) -> Any:
@@ -110,11 +105,12 @@ def reset_confirm(*, uid: str, token: str, new_password: str) -> Any:
     try:
         password_validation.validate_password(new_password, user=user)
     except ValidationError as error:
-        raise GameError(
+        # Django's validators write their own sentences, in the active language.
+        raise refused(
             ErrorKind.INVALID,
             "invalid_password",
-            " ".join(error.messages),
             {"fields": {"new_password": list(error.messages)}},
+            problems=" ".join(error.messages),
         ) from None
     with transaction.atomic():
         user.set_password(new_password)

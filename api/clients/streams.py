@@ -96,9 +96,8 @@ def too_many_feeds(limit: int) -> ApiError:
     error = ApiError(
         status.HTTP_429_TOO_MANY_REQUESTS,
         "too_many_open_feeds",
-        f"You already have {limit} event streams or waiting requests open. Close one, or "
-        "wait for one to end, before opening another.",
         {"limit": limit, "retry_after": FEEDS_RETRY_AFTER_SECONDS},
+        limit=limit,
     )
     # DRF's exception handler turns `wait` into the Retry-After header.
     error.wait = FEEDS_RETRY_AFTER_SECONDS  # type: ignore[attr-defined]

@@ -130,11 +130,7 @@ class TokenView(APIView):
             password=serializer.validated_data["password"],
         )
         if user is None:
-            raise ApiError(
-                status.HTTP_400_BAD_REQUEST,
-                "invalid_credentials",
-                "Unknown username or wrong password.",
-            )
+            raise ApiError(status.HTTP_400_BAD_REQUEST, "wrong_credentials")
         # A sign-in, as on the pages: it records the time, which spends any password reset
         # link mailed before (the link's hash covers last_login; docs/accounts.md).
         update_last_login(type(user), user)
@@ -186,9 +182,7 @@ class PasswordView(APIView):
         serializer = PasswordChangeInSerializer(data=request.data, context={"user": user})
         serializer.is_valid(raise_exception=True)
         if not user.check_password(serializer.validated_data["old_password"]):
-            raise ApiError(
-                status.HTTP_400_BAD_REQUEST, "invalid_credentials", "The old password is wrong."
-            )
+            raise ApiError(status.HTTP_400_BAD_REQUEST, "old_password_wrong")
         with transaction.atomic():
             user.set_password(serializer.validated_data["new_password"])
             # Saving a new password revokes every account token (clients/passwords.py).

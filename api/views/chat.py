@@ -32,7 +32,7 @@ from api.serializers.chat import (
 from clients.scopes import CHAT_SCOPES
 from games.selectors import game_with_seats
 from games.services.chat import chat_lines, chat_mute, chat_muted_seats, chat_post, chat_report
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 
 NOT_SEATED = {403: error("Only the players at the table read and write its chat (not_seated).")}
 
@@ -66,11 +66,8 @@ def _after(request: Request) -> int | None:
     if raw is None:
         return None
     if not raw.isdigit() or len(raw) > 18:
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_request",
-            "after must be the id of a chat line (a whole number).",
-            {"fields": {"after": ["A whole number."]}},
+        raise refused(
+            ErrorKind.INVALID, "chat_after_not_number", {"fields": {"after": ["A whole number."]}}
         )
     return int(raw)
 

@@ -132,26 +132,14 @@ def _expected_version(request: Request, body_version: int | None, game_id: UUID)
     if header is not None:
         match = _IF_MATCH.match(header.strip())
         if match is None or (match["game"] is not None and match["game"] != str(game_id)):
-            raise ApiError(
-                status.HTTP_400_BAD_REQUEST,
-                "invalid_request",
-                "If-Match must be this game's ETag or a version number.",
-            )
+            raise ApiError(status.HTTP_400_BAD_REQUEST, "if_match_unreadable")
         header_version = int(match["version"])
     if body_version is not None and header_version is not None and body_version != header_version:
-        raise ApiError(
-            status.HTTP_400_BAD_REQUEST,
-            "invalid_request",
-            "expected_version and If-Match name different versions.",
-        )
+        raise ApiError(status.HTTP_400_BAD_REQUEST, "versions_differ")
     version = body_version if body_version is not None else header_version
     if version is None:
         # Every move says which state it was chosen against: no blind moves.
-        raise ApiError(
-            status.HTTP_400_BAD_REQUEST,
-            "invalid_request",
-            "Send expected_version in the body or the game's ETag as If-Match.",
-        )
+        raise ApiError(status.HTTP_400_BAD_REQUEST, "version_missing")
     return version
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
 from clients.scopes import SCOPES
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 
 # RFC 8252 §7.3: a native app listens on the loopback address over plain http (any port).
 LOOPBACK_HOSTS = ("127.0.0.1", "::1")
@@ -39,21 +39,12 @@ class AuthorizedApp:
     since: datetime
 
 
-def _invalid(code: str, message: str, details: dict[str, Any] | None = None) -> GameError:
-    return GameError(ErrorKind.INVALID, code, message, details or {})
-
-
 def _checked_redirect_uri(uri: str) -> str:
     """An https address, or http on the loopback address (a native app); no fragment."""
     parts = urlsplit(uri)
     loopback = parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
     if not (parts.scheme == "https" or loopback) or not parts.hostname or parts.fragment:
-        raise _invalid(
-            "invalid_redirect_uri",
-            "A redirect address must be https://…, or http://127.0.0.1… for an app on your "
-            "own computer, without a #fragment.",
-            {"uri": uri[:100]},
-        )
+        raise refused(ErrorKind.INVALID, "redirect_uri_unsafe", {"uri": uri[:100]})
     return uri
 
 
@@ -61,13 +52,14 @@ def redirect_uris_parse(text: str) -> list[str]:
     """The redirect addresses of a registration, one per line (or separated by spaces)."""
     uris = list(dict.fromkeys(text.split()))
     if not uris or len(uris) > MAX_REDIRECT_URIS:
-        raise _invalid(
-            "invalid_redirect_uri",
-            f"Give between 1 and {MAX_REDIRECT_URIS} redirect addresses.",
+        raise refused(
+            ErrorKind.INVALID,
+            "redirect_uris_count",
             {"limit": MAX_REDIRECT_URIS},
+            limit=MAX_REDIRECT_URIS,
         )
     if any(len(uri) > MAX_REDIRECT_URI_LENGTH for uri in uris):
-        raise _invalid("invalid_redirect_uri", "A redirect address is too long.")
+        raise refused(ErrorKind.INVALID, "redirect_uri_too_long", limit=MAX_REDIRECT_URI_LENGTH)
     return [_checked_redirect_uri(uri) for uri in uris]
 
 
@@ -78,14 +70,10 @@ def app_register(
     is shown: the toolkit stores it hashed)."""
     name = name.strip()[:100]
     if not name:
-        raise _invalid("invalid_request", "An app needs a name.")
+        raise refused(ErrorKind.INVALID, "app_needs_name")
     limit = settings.CANASTA_OAUTH_APPS_PER_USER
     if Application.objects.filter(user=owner).count() >= limit:
-        raise _invalid(
-            "too_many_apps",
-            f"At most {limit} apps per account; delete one first.",
-            {"limit": limit},
-        )
+        raise refused(ErrorKind.INVALID, "too_many_apps", {"limit": limit}, limit=limit)
     app = Application(
         user=owner,
         name=name,
@@ -101,7 +89,7 @@ def app_register(
     try:
         app.full_clean()
     except ValidationError as error:
-        raise _invalid("invalid_request", " ".join(error.messages)) from None
+        raise refused(ErrorKind.INVALID, "app_invalid", problems=" ".join(error.messages)) from None
     app.save()
     return app, (secret if confidential else None)
 
@@ -114,7 +102,7 @@ def app_delete(*, owner: Any, app_id: int) -> Any:
     """Delete an app of `owner`: every grant and token it holds goes with it (CASCADE)."""
     app = Application.objects.filter(pk=app_id, user=owner).first()
     if app is None:
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such app.")
+        raise refused(ErrorKind.NOT_FOUND, "no_such_app")
     app.delete()
     return app
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from clients.models import ApiToken, TokenKind, TokenScope
 from games.services.compiled import SENTINEL_TEXT, compiled_run
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 
 KEY_PREFIX = "cnst_"
 ACCOUNT_KEY_PREFIX = "cnsa_"
@@ -41,12 +41,7 @@ def key_hash(key: str) -> str:
 def _checked_scopes(scopes: Iterable[str] | None) -> list[str]:
     chosen = list(dict.fromkeys(scopes if scopes is not None else [TokenScope.READ]))
     if not chosen or any(scope not in TokenScope.values for scope in chosen):
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_scopes",
-            "scopes must be a non-empty list of: " + ", ".join(TokenScope.values) + ".",
-            {"choices": list(TokenScope.values)},
-        )
+        raise refused(ErrorKind.INVALID, "invalid_scopes", {"choices": list(TokenScope.values)})
     return chosen
 
 
@@ -56,18 +51,13 @@ def token_create(
     """A new token and its key (the only time the key exists outside the client)."""
     name = name.strip()
     if not name:
-        raise GameError(ErrorKind.INVALID, "invalid_request", "A token needs a name.")
+        raise refused(ErrorKind.INVALID, "token_needs_name")
     live = ApiToken.objects.filter(
         owner=owner, kind=TokenKind.PERSONAL, revoked_at__isnull=True
     ).count()
     if live >= settings.CANASTA_API_TOKENS_PER_USER:
-        raise GameError(
-            ErrorKind.INVALID,
-            "too_many_tokens",
-            f"At most {settings.CANASTA_API_TOKENS_PER_USER} live tokens per account; revoke "
-            "one first.",
-            {"limit": settings.CANASTA_API_TOKENS_PER_USER},
-        )
+        limit = settings.CANASTA_API_TOKENS_PER_USER
+        raise refused(ErrorKind.INVALID, "too_many_tokens", {"limit": limit}, limit=limit)
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         owner=owner,
@@ -117,7 +107,7 @@ def token_revoke(*, owner: Any, token_id: int) -> ApiToken:
     refused)."""
     token = ApiToken.objects.filter(pk=token_id, owner=owner).first()
     if token is None:
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such token.")
+        raise refused(ErrorKind.NOT_FOUND, "no_such_token")
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])

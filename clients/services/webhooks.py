@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 from uuid import UUID
 
 from celery import current_app
@@ -30,7 +31,7 @@ from clients.models import EventKind, Webhook
 from clients.selectors import last_event_id
 from clients.services.netguard import UnsafeUrl, check_url
 from games.selectors import game_visible_to
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 
 logger = logging.getLogger(__name__)
 
@@ -44,8 +45,8 @@ def new_secret() -> str:
     return "whsec_" + secrets.token_urlsafe(32)
 
 
-def _invalid(code: str, message: str, **details: Any) -> GameError:
-    return GameError(ErrorKind.INVALID, code, message, details)
+def _invalid(reason: str, details: dict[str, Any] | None = None, **params: Any) -> GameError:
+    return refused(ErrorKind.INVALID, reason, details, **params)
 
 
 def _checked_kinds(kinds: Iterable[str] | None) -> list[str]:
@@ -54,19 +55,27 @@ def _checked_kinds(kinds: Iterable[str] | None) -> list[str]:
     chosen = list(dict.fromkeys(kinds))
     unknown = [kind for kind in chosen if kind not in EventKind.values]
     if unknown or not chosen:
-        raise _invalid(
-            "invalid_kinds",
-            "kinds must be a non-empty list of event kinds.",
-            choices=list(EventKind.values),
-        )
+        raise _invalid("invalid_kinds", {"choices": list(EventKind.values)})
     return chosen
+
+
+def _host_of(url: str) -> str:
+    try:
+        return urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
 
 
 def _checked_url(url: str) -> str:
     try:
         check_url(url)
     except UnsafeUrl as error:
-        raise _invalid("unsafe_url", str(error)) from None
+        # The host as the user wrote it (never what it resolves to: no resolver for our
+        # network); netguard's own English reason stays in the logs.
+        host = _host_of(url)
+        if host:
+            raise _invalid("unsafe_url_host", host=host) from error
+        raise _invalid("unsafe_url") from error
     return url.strip()
 
 
@@ -74,7 +83,7 @@ def webhook_of(*, owner: Any, webhook_id: int) -> Webhook:
     try:
         return Webhook.objects.get(pk=webhook_id, owner=owner)
     except Webhook.DoesNotExist:
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such webhook.") from None
+        raise refused(ErrorKind.NOT_FOUND, "no_such_webhook") from None
 
 
 def webhook_create(
@@ -86,11 +95,8 @@ def webhook_create(
 ) -> tuple[Webhook, str]:
     """Register a hook; returns it and its secret (shown to the owner this once)."""
     if Webhook.objects.filter(owner=owner).count() >= settings.CANASTA_WEBHOOKS_PER_USER:
-        raise _invalid(
-            "too_many_webhooks",
-            f"At most {settings.CANASTA_WEBHOOKS_PER_USER} webhooks per account.",
-            limit=settings.CANASTA_WEBHOOKS_PER_USER,
-        )
+        limit = settings.CANASTA_WEBHOOKS_PER_USER
+        raise _invalid("too_many_webhooks", {"limit": limit}, limit=limit)
     game = game_visible_to(game_id=game_id, user=owner)[0] if game_id is not None else None
     secret = new_secret()
     with transaction.atomic():

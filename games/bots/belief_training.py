@@ -30,6 +30,7 @@ from games.engine import (
     get_rules,
     player_view,
 )
+from games.events import is_action
 
 from .analysis import NATURAL, legal_discards, next_seat, unseen_rank_counts
 from .basic import BasicBot, take_chance
@@ -136,7 +137,7 @@ def _play_hand(
         seat = table.turn
         view = player_view(table, seat)
         action = bots[seat].choose(view, memories[seat], rng)
-        if action.get("type") == "discard":
+        if is_action(action, "discard"):
             _record(data, table, view, memories[seat])
         outcome = apply(table, seat, action)
         for s, memory in enumerate(memories):

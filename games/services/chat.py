@@ -21,13 +21,12 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 from django.db.models import Expression
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat, SeatStatus
 from games.readmodel import iso
 from games.selectors import game_with_seats
 from games.services.common import require_player
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, GameError, not_found, refused
 
 MAX_LENGTH = 500  # characters of one line
 RATE_LIMIT = 10  # lines per player per game ...
@@ -75,45 +74,16 @@ def chat_text_clean(text: Any) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _invalid(code: str, message: str, **details: Any) -> GameError:
-    return GameError(ErrorKind.INVALID, code, message, details)
-
-
-# The services write their refusals in English (api.messages translates them for the API and
-# the pages); `chat_refusal` gives the same sentences in the active language, for the emails.
-def chat_refusal(error: GameError) -> str:
-    """A chat refusal for people, in the active language."""
-    details = {"limit": RATE_LIMIT, "length": 0, **error.details}
-    texts = {
-        "chat_empty": lambda: _("Write something to say."),
-        "chat_too_long": lambda: (
-            _("A message can be at most %(limit)s characters long (yours has %(length)s).")
-            % details
-        ),
-        "chat_rate_limited": lambda: (
-            _(
-                "You can send at most %(limit)s messages a minute at one table; please wait a moment."
-            )
-            % details
-        ),
-        "chat_no_such_player": lambda: "There is no player in that seat.",
-        "chat_mute_self": lambda: "You cannot mute yourself.",
-        "chat_report_self": lambda: "You cannot report your own message.",
-        "not_seated": lambda: _("You do not play in this game."),
-    }
-    return texts[error.code]() if error.code in texts else error.message
+def _invalid(reason: str, details: dict[str, Any] | None = None, **params: Any) -> GameError:
+    return refused(ErrorKind.INVALID, reason, details, **params)
 
 
 def _text_check(text: str) -> None:
     if not text:
-        raise _invalid("chat_empty", "Write something to say.")
+        raise _invalid("chat_empty")
     if len(text) > MAX_LENGTH:
-        raise _invalid(
-            "chat_too_long",
-            f"A message can be at most {MAX_LENGTH} characters long (yours has {len(text)}).",
-            limit=MAX_LENGTH,
-            length=len(text),
-        )
+        counts = {"limit": MAX_LENGTH, "length": len(text)}
+        raise _invalid("chat_too_long", counts, **counts)
 
 
 def _rate_check(game: Game, user: Any, now: datetime) -> None:
@@ -121,12 +91,11 @@ def _rate_check(game: Game, user: Any, now: datetime) -> None:
         game=game, user=user, created_at__gt=now - RATE_WINDOW
     ).count()
     if recent >= RATE_LIMIT:
-        raise GameError(
+        raise refused(
             ErrorKind.CONFLICT,
             "chat_rate_limited",
-            f"You can send at most {RATE_LIMIT} messages a minute at one table; "
-            "please wait a moment.",
             {"limit": RATE_LIMIT, "window_seconds": int(RATE_WINDOW.total_seconds())},
+            limit=RATE_LIMIT,
         )
 
 
@@ -205,7 +174,7 @@ def _table_user(game: Game, seat_number: Any) -> Any:
     for seat in game.seats.all():
         if seat.number == seat_number and seat.status == SeatStatus.JOINED and seat.user_id:
             return seat.user
-    raise _invalid("chat_no_such_player", "There is no player in that seat.")
+    raise _invalid("chat_no_such_player")
 
 
 def chat_mute(*, game_id: UUID | str, user: Any, seat: Any, muted: bool = True) -> bool:
@@ -216,9 +185,9 @@ def chat_mute(*, game_id: UUID | str, user: Any, seat: Any, muted: bool = True) 
     try:
         seat_number = int(seat)
     except (TypeError, ValueError):
-        raise _invalid("chat_no_such_player", "There is no player in that seat.") from None
+        raise _invalid("chat_no_such_player") from None
     if seat_number == own.number:
-        raise _invalid("chat_mute_self", "You cannot mute yourself.")
+        raise _invalid("chat_mute_self")
     other = _table_user(game, seat_number)
     if muted:
         ChatMute.objects.get_or_create(user=user, muted=other)
@@ -242,7 +211,7 @@ def chat_report(*, game_id: UUID | str, user: Any, message_id: Any, reason: Any 
     except (TypeError, ValueError, ChatMessage.DoesNotExist):
         raise not_found() from None
     if message.user_id == user.pk:
-        raise _invalid("chat_report_self", "You cannot report your own message.")
+        raise _invalid("chat_report_self")
     cleaned = chat_text_clean(reason)[:MAX_REASON]
     try:
         with transaction.atomic():
@@ -260,7 +229,6 @@ __all__ = [
     "chat_mute",
     "chat_muted_seats",
     "chat_post",
-    "chat_refusal",
     "chat_report",
     "chat_text_clean",
 ]

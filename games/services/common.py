@@ -10,13 +10,12 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games.access import may_view, seat_of
 from games.hooks import seat_annotations, seat_related
 from games.models import EndReason, Game, GameStatus, Seat, SeatStatus
 from games.services.compiled import SENTINEL_ID, SENTINEL_NOW, compiled_run, prefetched_set
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, not_found, refused
 from games.services.ratings import rating_update_for_match
 
 # The database form of the moment the seat annotations are judged at (any DateTimeField's).
@@ -97,7 +96,7 @@ def require_player(game: Game, user: Any) -> Seat:
     if not may_view(game, seat):
         raise not_found()
     if seat is None or seat.status != SeatStatus.JOINED or seat.number is None:
-        raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You do not play in this game.")
+        raise refused(ErrorKind.FORBIDDEN, "not_seated")
     return seat
 
 
@@ -116,27 +115,17 @@ def require_open_account(user: Any) -> None:
         .exists()
     )
     if not open_account:
-        raise GameError(ErrorKind.FORBIDDEN, "account_closed", _("This account is closed."))
+        raise refused(ErrorKind.FORBIDDEN, "account_closed")
 
 
 def require_active(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "game_not_active",
-            f"The game is {game.status}: nothing can be played in it.",
-            {"status": game.status},
-        )
+        raise refused(ErrorKind.CONFLICT, "game_not_active", {"status": game.status})
 
 
 def require_version(game: Game, expected_version: int) -> None:
     if expected_version != game.version:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "stale_version",
-            f"The game is at version {game.version}, not {expected_version}: reload it.",
-            {"version": game.version},
-        )
+        raise refused(ErrorKind.CONFLICT, "stale_version", {"version": game.version})
 
 
 def game_mark_over(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from games.services.reasons import SERVICE_REASONS, english_text
+
 
 class ErrorKind(Enum):
     INVALID = "invalid"  # the request itself is wrong (400)
@@ -26,9 +28,10 @@ STATUS_BY_KIND: dict[ErrorKind, int] = {
 
 
 class GameError(Exception):
-    """``reason`` and ``params``: an engine refusal's reason and its parameters
-    (games/engine/errors.py), from which games/refusals.py writes the sentence for people;
-    a service's own refusals have none ("")."""
+    """``reason`` and ``params``: the refusal's reason and its parameters, from which
+    games/messages.py writes the sentence for people: an engine refusal's
+    (games/engine/errors.py, sentences in games/refusals.py) or a service's own
+    (games/services/reasons.py, raised with `refused`). ``message`` is English, for logs."""
 
     def __init__(
         self,
@@ -52,6 +55,17 @@ class GameError(Exception):
         return f"GameError({self.kind.value}, {self.code!r}, {self.message!r})"
 
 
+def refused(
+    kind: ErrorKind, reason: str, details: dict[str, Any] | None = None, **params: Any
+) -> GameError:
+    """A service's refusal: ``reason`` a key of SERVICE_REASONS (its code and sentence),
+    ``params`` what the sentence names, ``details`` what the API's answer carries."""
+    code = SERVICE_REASONS[reason].code
+    return GameError(
+        kind, code, english_text(reason, params), details, reason=reason, params=params
+    )
+
+
 def not_found() -> GameError:
     # One message for "no such game" and "not yours to see", so a 404 reveals nothing.
-    return GameError(ErrorKind.NOT_FOUND, "not_found", "No such game.")
+    return refused(ErrorKind.NOT_FOUND, "no_such_game")

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.models import IdempotencyRecord
 from games.services.compiled import compiled_insert
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 
 # A claim left open this long belongs to a request that died (a killed worker); a retry may
 # take it over instead of being refused for ever.
@@ -62,11 +62,7 @@ def idempotency_recorded(*, user: Any, key: str, fingerprint: str) -> Idempotenc
     if record is None:
         return None
     if record.fingerprint != fingerprint:
-        raise GameError(
-            ErrorKind.ILLEGAL,
-            "idempotency_key_reused",
-            "This Idempotency-Key was used for a different request.",
-        )
+        raise refused(ErrorKind.ILLEGAL, "idempotency_key_reused")
     if record.response_status is not None:
         return record
     if record.created_at < timezone.now() - ABANDONED_AFTER:
@@ -79,8 +75,4 @@ def idempotency_recorded(*, user: Any, key: str, fingerprint: str) -> Idempotenc
 
 
 def idempotency_in_progress() -> GameError:
-    return GameError(
-        ErrorKind.CONFLICT,
-        "request_in_progress",
-        "A request with this Idempotency-Key is still being processed; retry shortly.",
-    )
+    return refused(ErrorKind.CONFLICT, "request_in_progress")

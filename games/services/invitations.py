@@ -16,14 +16,12 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
 from games.readmodel import iso
 from games.services.common import game_lock
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, GameError, not_found, refused
 from games.services.lobby import (
     email_invitations_write,
     emails_checked,
@@ -37,13 +35,9 @@ def _require_open_player(game: Game, user: Any) -> Seat:
     if not may_view(game, seat):
         raise not_found()
     if seat is None or seat.status != SeatStatus.JOINED:
-        raise GameError(
-            ErrorKind.FORBIDDEN, "not_seated", _("Only the table's players can invite.")
-        )
+        raise refused(ErrorKind.FORBIDDEN, "invite_not_seated")
     if game.status != GameStatus.OPEN:
-        raise GameError(
-            ErrorKind.CONFLICT, "game_not_open", _("The game has started: seats are closed.")
-        )
+        raise refused(ErrorKind.CONFLICT, "seats_closed")
     return seat
 
 
@@ -56,9 +50,7 @@ def invitation_add(
     game = game_lock(game_id=game_id, with_state=False)
     _require_open_player(game, inviter)
     if game.players - game.seats.count() <= 0:
-        raise GameError(
-            ErrorKind.CONFLICT, "game_full", _("Every seat is taken or kept for someone.")
-        )
+        raise refused(ErrorKind.CONFLICT, "game_full")
     now = timezone.now()
     if email:
         (invitation,) = email_invitations_write(
@@ -71,16 +63,11 @@ def invitation_add(
             **{user_model.USERNAME_FIELD: username}, is_active=True
         ).first()
         if invitee is None:
-            raise GameError(
-                ErrorKind.INVALID,
-                "unknown_user",
-                _("No such user: %(name)s") % {"name": username},
-                {"usernames": [username]},
+            raise refused(
+                ErrorKind.INVALID, "unknown_user", {"usernames": [username]}, names=username
             )
         if seat_of(game, invitee) is not None:
-            raise GameError(
-                ErrorKind.CONFLICT, "already_invited", _("This player has a seat already.")
-            )
+            raise refused(ErrorKind.CONFLICT, "already_invited")
         seat = Seat.objects.create(game=game, user=invitee, status=SeatStatus.INVITED)
         notify_invitation(game=game, inviter=inviter, user=invitee)
     game.version += 1
@@ -96,11 +83,7 @@ def invitation_by_token(*, token: str) -> Invitation:
         .first()
     )
     if invitation is None:
-        raise GameError(
-            ErrorKind.NOT_FOUND,
-            "invitation_unknown",
-            _("This invitation link is not valid. Copy the whole link from the email."),
-        )
+        raise refused(ErrorKind.NOT_FOUND, "invitation_unknown")
     return invitation
 
 
@@ -116,33 +99,18 @@ def invitation_state(invitation: Invitation, now: datetime | None = None) -> str
     return "pending"
 
 
-# Marked here, translated when raised (invitation_refusal), in the reader's language.
-STATE_MESSAGES = {
-    "accepted": (
-        "invitation_used",
-        gettext_noop("This invitation was accepted already: the seat is taken."),
-    ),
-    "withdrawn": (
-        "invitation_withdrawn",
-        gettext_noop(
-            "This invitation was withdrawn by the table. Ask the player who invited you for a new one."
-        ),
-    ),
-    "declined": ("invitation_declined", gettext_noop("This invitation was declined.")),
-    "expired": (
-        "invitation_expired",
-        gettext_noop("This invitation has expired. Ask the player who invited you for a new one."),
-    ),
-    "closed": (
-        "invitation_closed",
-        gettext_noop("This table no longer waits for players: it has started or was called off."),
-    ),
+# The reason (games/services/reasons.py) of each state an invitation can no longer be used in.
+STATE_REASONS = {
+    "accepted": "invitation_used",
+    "withdrawn": "invitation_withdrawn",
+    "declined": "invitation_declined",
+    "expired": "invitation_expired",
+    "closed": "invitation_closed",
 }
 
 
 def invitation_refusal(state: str) -> GameError:
-    code, message = STATE_MESSAGES[state]
-    return GameError(ErrorKind.CONFLICT, code, _(message), {"state": state})
+    return refused(ErrorKind.CONFLICT, STATE_REASONS[state], {"state": state})
 
 
 def _release_seat(invitation: Invitation) -> None:
@@ -162,11 +130,7 @@ def _invitation_locked(pk: int) -> Invitation:
 
 def _seat_take(game: Game, invitation: Invitation, user: Any) -> None:
     if seat_of(game, user) is not None:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "already_seated",
-            _("You have a seat at this table already."),
-        )
+        raise refused(ErrorKind.CONFLICT, "already_seated")
     Seat.objects.filter(pk=invitation.seat_id or 0).update(user=user)  # pending: it keeps one
     Invitation.objects.filter(pk=invitation.pk).update(
         status=InvitationStatus.ACCEPTED, accepted_by=user, answered_at=timezone.now()
@@ -215,7 +179,7 @@ def invitation_withdraw(*, invitation_id: int, user: Any) -> Invitation:
     """The inviter (or the table's creator) takes an invitation back; its seat is free."""
     invitation = Invitation.objects.select_related("game").filter(pk=invitation_id).first()
     if invitation is None or user.pk not in (invitation.inviter_id, invitation.game.created_by_id):
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", _("No such invitation of yours."))
+        raise refused(ErrorKind.NOT_FOUND, "no_such_invitation")
     game_lock(game_id=invitation.game_id, with_state=False)
     # Read again under the lock: an accept that committed meanwhile has taken the seat.
     invitation = _invitation_locked(invitation.pk)

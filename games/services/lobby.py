@@ -14,8 +14,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import engine
 from games.access import may_view, seat_of
@@ -35,14 +33,14 @@ from games.selectors import game_with_seats
 from games.services.clock import clock_restart
 from games.services.common import game_lock, game_mark_over, require_open_account
 from games.services.enqueue import bot_turn_enqueue
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, GameError, not_found, refused
 from games.services.hands import hand_deal, hand_finish
 from games.services.moves import auto_draw_first_turn
 from games.services.notify import notify_invitation, notify_turn
 
 
-def _invalid(code: str, message: str, **details: Any) -> GameError:
-    return GameError(ErrorKind.INVALID, code, message, details)
+def _invalid(reason: str, details: dict[str, Any] | None = None, **params: Any) -> GameError:
+    return refused(ErrorKind.INVALID, reason, details, **params)
 
 
 def _check_table(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -51,27 +49,31 @@ def _check_table(variant: str, players: int, options: dict[str, Any]) -> dict[st
         rules = engine.get_rules(variant)
     except engine.EngineError:
         known = sorted(engine.VARIANTS)
-        raise _invalid("unknown_variant", f"Unknown variant {variant!r}.", variants=known) from None
+        raise _invalid("unknown_variant", {"variants": known}) from None
     if players not in rules.player_counts:
-        raise _invalid(
-            "invalid_players",
-            f"{rules.title} is played by {', '.join(map(str, rules.player_counts))} players.",
-            players=list(rules.player_counts),
-        )
+        counts = list(rules.player_counts)
+        raise _invalid("invalid_players", {"players": counts}, counts=counts)
     try:
         return rules.resolve_options(options)
     except engine.EngineError as error:
-        raise _invalid("invalid_options", error.message) from None
+        # The engine's own refusal of the options: its reason and parameters.
+        raise GameError(
+            ErrorKind.INVALID,
+            "invalid_options",
+            error.message,
+            reason=error.reason,
+            params=error.params,
+        ) from None
 
 
 def _invitees(creator: Any, usernames: Sequence[str], free_seats: int) -> list[Any]:
     wanted = list(dict.fromkeys(usernames))
     if len(wanted) != len(usernames):
-        raise _invalid("invalid_invite", "A player is invited twice.")
+        raise _invalid("invited_twice")
     if creator.get_username() in wanted:
-        raise _invalid("invalid_invite", "You take a seat yourself; do not invite yourself.")
+        raise _invalid("invited_self")
     if len(wanted) > free_seats:
-        raise _invalid("invalid_invite", f"Only {free_seats} seats are left to invite to.")
+        raise _invalid("invite_seats_left", count=free_seats)
     user_model = get_user_model()
     found = {
         user.get_username(): user
@@ -81,7 +83,7 @@ def _invitees(creator: Any, usernames: Sequence[str], free_seats: int) -> list[A
     }
     missing = [name for name in wanted if name not in found]
     if missing:
-        raise _invalid("unknown_user", "No such user: " + ", ".join(missing), usernames=missing)
+        raise _invalid("unknown_user", {"usernames": missing}, names=", ".join(missing))
     return [found[name] for name in wanted]
 
 
@@ -98,9 +100,7 @@ def email_normalized(address: str) -> str:
     try:
         validate_email(address)
     except ValidationError:
-        raise _invalid(
-            "invalid_email", _("%(address)s is not an email address.") % {"address": address}
-        ) from None
+        raise _invalid("invalid_email", address=address) from None
     return address
 
 
@@ -109,11 +109,7 @@ def _rate_check(inviter: Any, count: int, now: datetime) -> None:
     # cannot be used to send mail at will.
     sent = Invitation.objects.filter(inviter=inviter, created_at__gt=now - timedelta(days=1))
     if sent.count() + count > email_invites_per_day():
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "too_many_invitations",
-            _("You sent many invitations today; please wait until tomorrow for more."),
-        )
+        raise refused(ErrorKind.CONFLICT, "too_many_invitations")
 
 
 def email_invitations_write(
@@ -151,7 +147,7 @@ def email_invitations_write(
 def emails_checked(emails: list[str] | tuple[str, ...]) -> list[str]:
     normalized = [email_normalized(e) for e in emails]
     if len(set(normalized)) != len(normalized):
-        raise _invalid("invalid_invite", _("An address is invited twice."))
+        raise _invalid("address_invited_twice")
     return normalized
 
 
@@ -159,11 +155,9 @@ def _check_clock(turn_seconds: int | None, timeout_policy: str) -> None:
     # The floor is a setting so that tests and demos can use seconds (minutes in production).
     low, high = settings.CANASTA_MIN_TURN_SECONDS, settings.CANASTA_MAX_TURN_SECONDS
     if turn_seconds is not None and not low <= turn_seconds <= high:
-        raise _invalid(
-            "invalid_time_control", f"turn_seconds must be from {low} to {high}, or null."
-        )
+        raise _invalid("turn_seconds_range", low=low, high=high)
     if timeout_policy not in TimeoutPolicy.values:
-        raise _invalid("invalid_time_control", f"Unknown timeout policy {timeout_policy!r}.")
+        raise _invalid("unknown_timeout_policy")
 
 
 def _check_seats(
@@ -178,25 +172,12 @@ def _check_seats(
     emails = emails_checked(tuple(invite_emails))
     if len(invited) + len(emails) > players - 1:
         free = players - 1
-        raise _invalid(
-            "invalid_invite",
-            ngettext(
-                "Only %(count)d seat is left to invite to.",
-                "Only %(count)d seats are left to invite to.",
-                free,
-            )
-            % {"count": free},
-        )
+        raise _invalid("invite_seats_left", count=free)
     unknown = [level for level in bots if level not in BOT_LEVELS]
     if unknown:
-        raise _invalid(
-            "invalid_bots", f"Unknown bot level {unknown[0]!r}.", levels=list(BOT_LEVELS)
-        )
+        raise _invalid("unknown_bot_level", {"levels": list(BOT_LEVELS)})
     if len(invited) + len(emails) + len(bots) > players - 1:
-        raise _invalid(
-            "invalid_bots",
-            f"Only {players - 1 - len(invited) - len(emails)} seats are left for bots.",
-        )
+        raise _invalid("too_many_bots")
     return invited, list(emails)
 
 
@@ -265,7 +246,7 @@ def game_join(*, game_id: UUID | str, user: Any) -> Game:
     game = game_lock(game_id=game_id, with_state=False)
     seat = seat_of(game, user)
     if seat is not None and seat.status == SeatStatus.JOINED:
-        raise GameError(ErrorKind.CONFLICT, "already_joined", "You already have a seat here.")
+        raise refused(ErrorKind.CONFLICT, "already_joined")
     # A private game's id is its invitation link: holding it lets one take an open seat, but
     # a private game one could neither watch nor join stays a 404.
     seats = list(game.seats.all())
@@ -273,15 +254,11 @@ def game_join(*, game_id: UUID | str, user: Any) -> Game:
     if game.status != GameStatus.OPEN:
         if not may_view(game, seat):
             raise not_found()
-        raise GameError(
-            ErrorKind.CONFLICT, "game_not_open", f"The game is {game.status}: seats are closed."
-        )
+        raise refused(ErrorKind.CONFLICT, "seats_closed")
     if seat is None and free <= 0:
         if not may_view(game, seat):
             raise not_found()
-        raise GameError(
-            ErrorKind.CONFLICT, "game_full", "Every seat is taken or kept for an invited player."
-        )
+        raise refused(ErrorKind.CONFLICT, "game_full")
     require_open_account(user)
     now = timezone.now()
     if seat is not None:
@@ -308,14 +285,9 @@ def game_leave(*, game_id: UUID | str, user: Any) -> Game:
     if seat is None:
         if not may_view(game, seat):
             raise not_found()
-        raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You have no seat in this game.")
+        raise refused(ErrorKind.FORBIDDEN, "not_seated")
     if game.status != GameStatus.OPEN:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "game_not_open",
-            f"The game is {game.status}: seats can no longer be left (resign instead).",
-            {"status": game.status},
-        )
+        raise refused(ErrorKind.CONFLICT, "cannot_leave", {"status": game.status})
     seat.delete()
     game.version += 1
     now = timezone.now()
@@ -379,25 +351,18 @@ def game_abort(*, game_id: UUID | str, user: Any) -> Game:
     if not may_view(game, seat):
         raise not_found()
     if seat is None or seat.status != SeatStatus.JOINED:
-        raise GameError(ErrorKind.FORBIDDEN, "not_seated", "You do not play in this game.")
+        raise refused(ErrorKind.FORBIDDEN, "not_seated")
     now = timezone.now()
     if game.status == GameStatus.OPEN:
         if game.created_by_id != user.pk:
-            raise GameError(
-                ErrorKind.FORBIDDEN,
-                "permission_denied",
-                "Only the table's creator can call it off before the start (leave instead).",
-            )
+            raise refused(ErrorKind.FORBIDDEN, "only_creator_calls_off")
         game_mark_over(game=game, reason=EndReason.CANCELLED, winner_side=None, now=now)
     elif game.status == GameStatus.ACTIVE and game.last_seq == 0:
         hand_finish(game=game, number=1, now=now, end_reason=EndReason.ABORTED)
         game_mark_over(game=game, reason=EndReason.ABORTED, winner_side=None, now=now)
     else:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "cannot_abort",
-            "Only a game without any move can be aborted (resign instead).",
-            {"status": game.status, "moves": game.last_seq},
+        raise refused(
+            ErrorKind.CONFLICT, "cannot_abort", {"status": game.status, "moves": game.last_seq}
         )
     game.version += 1
     game.save()

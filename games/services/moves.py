@@ -40,7 +40,7 @@ from games.services.common import (
 from games.services.compiled import compiled_save
 from games.services.endings import match_concede, side_of
 from games.services.enqueue import bot_turn_enqueue
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from games.services.hands import deal_event, hand_deal, hand_finish
 from games.services.notify import notify_batch
 
@@ -111,14 +111,8 @@ def _apply_batch(
         except engine.EngineError as error:
             if not kept.moves:
                 # All or nothing: nothing has been written yet, so raising discards the batch.
-                raise GameError(
-                    ErrorKind.ILLEGAL,
-                    error.code,
-                    error.message,
-                    {"index": index, "applied": 0, "hand_over": pending.table.over},
-                    reason=error.reason,
-                    params=error.params,
-                ) from None
+                details = {"index": index, "applied": 0, "hand_over": pending.table.over}
+                raise _illegal(error, pending.table, details) from None
             return _refused_after_draw(kept, index, error)
         pending.table = outcome.table
         pending.moves.append(
@@ -141,15 +135,30 @@ def _refused_after_draw(kept: _Pending, index: int, error: engine.EngineError) -
     """The batch cut after its draw, carrying the refusal to raise once it is committed. The
     refusal was decided on the table after the draw, which the player now holds."""
     drawn = cards_drawn(event for move in kept.moves for event in move.events)
-    kept.refusal = GameError(
+    details = {
+        "index": index,
+        "applied": len(kept.moves),
+        "hand_over": kept.table.over,
+        "drawn": drawn,
+    }
+    kept.refusal = _illegal(error, kept.table, details, DRAW_STANDS)
+    return kept
+
+
+def _illegal(
+    error: engine.EngineError, table: Table, details: dict[str, Any], prefix: str = ""
+) -> GameError:
+    """The engine's refusal on ``table``, for the player: its sentence says "your side" only
+    where there are partners (a two- or three-handed game has none: "you")."""
+    params = {**error.params, "partners": table.nsides < table.players}
+    return GameError(
         ErrorKind.ILLEGAL,
         error.code,
-        DRAW_STANDS + error.message,
-        {"index": index, "applied": len(kept.moves), "hand_over": kept.table.over, "drawn": drawn},
+        prefix + error.message,
+        details,
         reason=error.reason,
-        params=error.params,
+        params=params,
     )
-    return kept
 
 
 def _close_hand(game: Game, state: GameState, pending: _Pending, now: datetime) -> None:
@@ -308,11 +317,9 @@ def moves_submit_for_seat(
 
 def _check_batch(actions: Sequence[Any]) -> None:
     if not actions:
-        raise GameError(ErrorKind.INVALID, "invalid_request", "actions must not be empty.")
+        raise refused(ErrorKind.INVALID, "no_actions")
     if len(actions) > MAX_BATCH:
-        raise GameError(
-            ErrorKind.INVALID, "invalid_request", f"At most {MAX_BATCH} actions per request."
-        )
+        raise refused(ErrorKind.INVALID, "too_many_actions", count=MAX_BATCH)
 
 
 def seat_release_bot(*, seat: Seat) -> None:

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.db.models import FloatField, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Game, GameStatus, Hand, PlayerRating, RatingChange, Seat, SeatStatus
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 from games.services.ratings import (
     LEADERBOARD_MIN_MATCHES,
     LEADERBOARD_MIN_OPPONENTS,
@@ -93,7 +92,7 @@ def player_by_name(username: str) -> Any:
     model = get_user_model()
     user = model.objects.filter(**{model.USERNAME_FIELD: username}, is_active=True).first()
     if user is None:
-        raise GameError(ErrorKind.NOT_FOUND, "not_found", _("No such player."))
+        raise refused(ErrorKind.NOT_FOUND, "no_such_player")
     return user
 
 
@@ -174,12 +173,7 @@ def leaderboard(*, family: str, limit: int = 100) -> list[PlayerRating]:
     """The best ratings of a family among players whose rating means something: enough
     rated matches, against enough different people, and no longer provisional."""
     if family not in engine.VARIANTS:
-        raise GameError(
-            ErrorKind.NOT_FOUND,
-            "not_found",
-            _("No such variant."),
-            {"variants": list(engine.VARIANTS)},
-        )
+        raise refused(ErrorKind.NOT_FOUND, "no_such_variant", {"variants": list(engine.VARIANTS)})
     candidates = (
         PlayerRating.objects.filter(
             family=family,

@@ -20,6 +20,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from games import hooks
+from games.events import is_action, is_event
 from games.models import (
     Actor,
     EndReason,
@@ -139,9 +140,9 @@ def _losing_side(game: Game) -> int | None:
     if last is None:
         return None
     for event in last.events:
-        if event.get("type") == "resign":
+        if is_event(event, "resign"):
             return int(event["side"])
-        if event.get("type") == "timeout":
+        if is_event(event, "timeout"):
             return int(event["seat"]) % game.sides
     return int(last.seat) % game.sides
 
@@ -167,7 +168,7 @@ def turn_counts(game: Game) -> TurnCounts:
     previous: int | None = None
     rows = Move.objects.filter(game=game).order_by("seq").values_list("seat", "actor", "action")
     for seat, actor, action in rows:
-        if isinstance(action, dict) and action.get("type") == "resign":
+        if is_action(action, "resign"):
             continue
         if seat != previous:
             turns.append((seat, True))

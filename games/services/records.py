@@ -20,12 +20,13 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.access import may_view, seat_of
 from games.engine import Table
-from games.engine.verify import FORMAT, FORMAT_VERSION, MATCH_ENDING
+from games.engine.verify import FORMAT, FORMAT_VERSION
+from games.events import is_action
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
 from games.players import player_name
 from games.readmodel import iso
 from games.selectors import game_with_seats
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, not_found, refused
 
 
 @dataclass
@@ -47,12 +48,7 @@ def finished_match(*, game_id: UUID | str, user: Any) -> Game:
     if not may_view(game, seat_of(game, user)):
         raise not_found()
     if game.status != GameStatus.FINISHED:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "game_not_finished",
-            _("The record of a match is available once the match is over."),
-            {"status": game.status},
-        )
+        raise refused(ErrorKind.CONFLICT, "record_not_ready", {"status": game.status})
     return game
 
 
@@ -94,7 +90,8 @@ def hand_frames(
     yield Frame(hand=hand.number, step=0, table=table)
     for step, move in enumerate(moves, start=1):
         result = None
-        if move.action.get("type") not in MATCH_ENDING:
+        # A resignation or a timeout (verify.MATCH_ENDING) ends the match, not a turn.
+        if not (is_action(move.action, "resign") or is_action(move.action, "timeout")):
             table = engine.apply(table, move.seat, move.action).table
             if table.over:
                 result = engine.score_hand(table).to_json()

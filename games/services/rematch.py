@@ -12,13 +12,12 @@ from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.players import is_deleted
 from games.services.common import game_lock, require_open_account
-from games.services.errors import ErrorKind, GameError, not_found
+from games.services.errors import ErrorKind, not_found, refused
 from games.services.lobby import game_start
 from games.services.notify import notify_invitation
 
@@ -44,21 +43,11 @@ def _check(game: Game, user: Any, swap_partners: bool) -> None:
     if not may_view(game, seat):
         raise not_found()
     if seat is None or seat.status != SeatStatus.JOINED:
-        raise GameError(
-            ErrorKind.FORBIDDEN, "not_seated", _("Only the match's players can offer a rematch.")
-        )
+        raise refused(ErrorKind.FORBIDDEN, "rematch_not_seated")
     if game.status != GameStatus.FINISHED:
-        raise GameError(
-            ErrorKind.CONFLICT,
-            "game_not_finished",
-            _("A rematch can be offered once the match is over."),
-        )
+        raise refused(ErrorKind.CONFLICT, "rematch_not_finished")
     if swap_partners and game.sides == game.players:
-        raise GameError(
-            ErrorKind.INVALID,
-            "no_partners",
-            _("This table has no partnerships to swap."),
-        )
+        raise refused(ErrorKind.INVALID, "no_partners")
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from games import engine
 from games.engine import Table
+from games.events import is_action
 from games.models import EndReason, Game, GameState, GameStatus, Hand, Move, SeatStatus
 
 
@@ -132,7 +133,7 @@ def game_verify(*, game: Game) -> Verification:
         if replay.over:
             report.problems.append(f"move {move.seq} comes after the end of the match")
             break
-        if move.action.get("type") == "resign":
+        if is_action(move.action, "resign"):
             replay.resign(move)
         else:
             replay.play(move)
@@ -204,7 +205,7 @@ def table_after(*, game: Game, seq: int) -> Table | None:
     moves = Move.objects.filter(game=game, hand=number, seq__lte=seq).order_by("seq")
     for move in moves if seq else ():
         # A resignation ends the match without changing the table (as game_verify replays).
-        if table is not None and move.action.get("type") != "resign":
+        if table is not None and not is_action(move.action, "resign"):
             table = engine.apply(table, move.seat, move.action).table
     if table is not None and table.over and number + 1 in hands:
         return _deal(game, hands, number + 1)

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 
 from games.hooks import SeatRead
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 from mailplay.models import AutoDraw, MailPlayer
 
 # The old on/off switch, still accepted (PATCH /me/preferences/ {"auto_draw": true}, tests).
@@ -72,10 +72,9 @@ def _choice(value: bool | str) -> str:
     if isinstance(value, bool):
         return FROM_SWITCH[value]
     if value not in AutoDraw.values:
-        raise GameError(
+        raise refused(
             ErrorKind.INVALID,
-            "invalid_request",
-            f"auto_draw is one of {', '.join(AutoDraw.values)}.",
+            "invalid_auto_draw",
             {"fields": {"auto_draw": [f"{value!r} is not a choice."]}},
         )
     return value
@@ -101,10 +100,5 @@ def auto_draw_update(*, user: Any, auto_draw: bool | str) -> MailPlayer:
     choice = _choice(auto_draw)
     updated = MailPlayer.objects.filter(user_id=user.pk).update(auto_draw=choice)
     if not updated:
-        raise GameError(
-            ErrorKind.INVALID,
-            "not_an_email_player",
-            "The forced draw is for players who play by email: answer a turn email first.",
-            {},
-        )
+        raise refused(ErrorKind.INVALID, "not_an_email_player")
     return MailPlayer.objects.get(user_id=user.pk)

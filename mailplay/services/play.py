@@ -24,7 +24,7 @@ from games.mail.commands import Command, CommandError, format_action, parse_comm
 from games.mail.text import phase_todo
 from games.messages import error_message, refusal_message
 from games.models import Game, Move
-from games.services.chat import chat_post, chat_refusal
+from games.services.chat import chat_post
 from games.services.errors import GameError
 from games.services.moves import game_resign, moves_submit_with_table
 from mailplay.models import ReplyToken
@@ -81,7 +81,7 @@ def _say(token: ReplyToken, said: Sequence[str], answer: Answer) -> Answer:
             chat_post(game_id=token.game_id, user=token.user, text=text, source="email")
         except GameError as error:
             answer.paragraphs.append(
-                _("Your message was not posted: %(message)s") % {"message": chat_refusal(error)}
+                _("Your message was not posted: %(message)s") % {"message": error_message(error)}
             )
             return answer
     answer.paragraphs.insert(

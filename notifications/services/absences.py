@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.services.clock import clock_refresh_for_user
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from notifications.models import Absence
 
 # A start a little in the past is "now" (the request took a moment to arrive).
@@ -25,8 +25,8 @@ MAX_AHEAD = timedelta(days=731)
 _DAY = 86400.0
 
 
-def _invalid(code: str, message: str, **details: Any) -> GameError:
-    return GameError(ErrorKind.INVALID, code, message, details)
+def _invalid(reason: str, details: dict[str, Any] | None = None, **params: Any) -> GameError:
+    return refused(ErrorKind.INVALID, reason, details, **params)
 
 
 def _year_bounds(year: int) -> tuple[datetime, datetime]:
@@ -51,18 +51,16 @@ def absence_declare(*, user: Any, ends_at: datetime, starts_at: datetime | None 
     now = timezone.now()
     starts_at = starts_at or now
     if starts_at.tzinfo is None or ends_at.tzinfo is None:
-        raise _invalid("invalid_absence", "starts_at and ends_at need a time zone.")
+        raise _invalid("absence_needs_time_zone")
     if starts_at < now - START_GRACE:
-        raise _invalid("absence_in_the_past", "An absence cannot start in the past.")
+        raise _invalid("absence_in_the_past")
     starts_at = max(starts_at, now)
     if ends_at <= starts_at:
-        raise _invalid("invalid_absence", "An absence must end after it starts.")
+        raise _invalid("absence_ends_before_start")
     if ends_at > now + MAX_AHEAD:
         # A vacation is planned, not a date in year 9999 (whose year bounds do not exist).
         raise _invalid(
-            "invalid_absence",
-            f"An absence must end within {MAX_AHEAD.days} days from now.",
-            latest=(now + MAX_AHEAD).isoformat(),
+            "absence_too_far", {"latest": (now + MAX_AHEAD).isoformat()}, days=MAX_AHEAD.days
         )
     limit = settings.CANASTA_MAX_ABSENCE_DAYS_PER_YEAR
     with transaction.atomic():
@@ -74,11 +72,12 @@ def absence_declare(*, user: Any, ends_at: datetime, starts_at: datetime | None 
         if overlapping is not None:
             raise _invalid(
                 "absence_overlaps",
-                "This absence overlaps one already declared.",
-                absence={
-                    "id": overlapping.pk,
-                    "starts_at": overlapping.starts_at.isoformat(),
-                    "ends_at": overlapping.ends_at.isoformat(),
+                {
+                    "absence": {
+                        "id": overlapping.pk,
+                        "starts_at": overlapping.starts_at.isoformat(),
+                        "ends_at": overlapping.ends_at.isoformat(),
+                    }
                 },
             )
         for year in range(starts_at.astimezone(UTC).year, ends_at.astimezone(UTC).year + 1):
@@ -87,12 +86,16 @@ def absence_declare(*, user: Any, ends_at: datetime, starts_at: datetime | None 
             if used + wanted > limit + 1e-9:
                 raise _invalid(
                     "absence_limit",
-                    f"At most {limit} days of absence per year: {used:g} already declared "
-                    f"for {year}, this one adds {wanted:g}.",
-                    year=year,
-                    limit_days=limit,
-                    used_days=round(used, 3),
-                    requested_days=round(wanted, 3),
+                    {
+                        "year": year,
+                        "limit_days": limit,
+                        "used_days": round(used, 3),
+                        "requested_days": round(wanted, 3),
+                    },
+                    limit=limit,
+                    used=round(used, 3),
+                    wanted=round(wanted, 3),
+                    year=str(year),  # a year, not a figure: no "2,026"
                 )
         absence = Absence.objects.create(
             user=user, starts_at=starts_at, ends_at=ends_at, created_at=now
@@ -114,11 +117,9 @@ def absence_cancel(*, user: Any, absence_id: int) -> Absence | None:
     with transaction.atomic():
         absence = Absence.objects.select_for_update().filter(pk=absence_id, user=user).first()
         if absence is None:
-            raise GameError(ErrorKind.NOT_FOUND, "not_found", "No such absence.")
+            raise refused(ErrorKind.NOT_FOUND, "no_such_absence")
         if absence.ends_at <= now:
-            raise GameError(
-                ErrorKind.CONFLICT, "absence_over", "This absence is over and stays on record."
-            )
+            raise refused(ErrorKind.CONFLICT, "absence_over")
         if absence.starts_at >= now:
             absence.delete()
             kept = None

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 from notifications.models import EmailMode, Language, NotificationPreference, OutboxKind
 
 # What each email mode sends. `digest` replaces the per-turn mails (your turn, reminders) by
@@ -135,12 +135,7 @@ def time_zone_names() -> frozenset[str]:
 def time_zone_check(name: str) -> str:
     """`name` as a known IANA zone name; GameError invalid_time_zone otherwise."""
     if name not in time_zone_names():
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_time_zone",
-            "time_zone must be an IANA time zone name such as Europe/Berlin.",
-            {"time_zone": name[:64]},
-        )
+        raise refused(ErrorKind.INVALID, "invalid_time_zone", {"time_zone": name[:64]})
     return name
 
 
@@ -152,33 +147,16 @@ def _check(
     delay: int | None,
 ) -> None:
     if language is not None and language not in Language.values:
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_language",
-            f"language must be one of {', '.join(Language.values)}.",
-            {"choices": list(Language.values)},
-        )
+        raise refused(ErrorKind.INVALID, "invalid_language", {"choices": list(Language.values)})
     if time_zone is not None:
         time_zone_check(time_zone)
     if email_mode is not None and email_mode not in EmailMode.values:
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_email_mode",
-            f"email_mode must be one of {', '.join(EmailMode.values)}.",
-            {"choices": list(EmailMode.values)},
-        )
+        raise refused(ErrorKind.INVALID, "invalid_email_mode", {"choices": list(EmailMode.values)})
     if digest_hour is not None and not 0 <= digest_hour <= 23:
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_digest_hour",
-            "digest_hour is an hour from 0 to 23, in your time zone.",
-        )
+        raise refused(ErrorKind.INVALID, "invalid_digest_hour")
     if delay is not None and not 0 <= delay <= MAX_TURN_EMAIL_DELAY_MINUTES:
-        raise GameError(
-            ErrorKind.INVALID,
-            "invalid_turn_email_delay",
-            f"turn_email_delay_minutes is a number of minutes from 0 to "
-            f"{MAX_TURN_EMAIL_DELAY_MINUTES}.",
+        raise refused(
+            ErrorKind.INVALID, "invalid_turn_email_delay", limit=MAX_TURN_EMAIL_DELAY_MINUTES
         )
 
 

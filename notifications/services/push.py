@@ -19,10 +19,9 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, refused
 from notifications.emails import push_text
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus, PushSubscription
 from notifications.payloads import outbox_payload
@@ -48,10 +47,6 @@ def push_enabled() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY)
 
 
-def _refused(message: str) -> GameError:
-    return GameError(ErrorKind.INVALID, "invalid_subscription", message)
-
-
 def _endpoint_checked(endpoint: str) -> str:
     """Only a push service's own https address: the server posts to it."""
     parts = urlsplit(endpoint)
@@ -59,7 +54,7 @@ def _endpoint_checked(endpoint: str) -> str:
     schemes = {"https", "http"} if settings.CANASTA_PUSH_ALLOW_HTTP else {"https"}
     allowed = any(host == h or host.endswith("." + h) for h in settings.CANASTA_PUSH_HOSTS)
     if parts.scheme not in schemes or not allowed or len(endpoint) > 1000:
-        raise _refused(_("This browser's push service is not one we send to."))
+        raise refused(ErrorKind.INVALID, "push_service_refused")
     return endpoint
 
 
@@ -67,16 +62,16 @@ def push_subscribe(*, user: Any, subscription: Any) -> PushSubscription:
     """Keep a browser's subscription ({"endpoint", "keys": {"p256dh", "auth"}}) for ``user``;
     the same endpoint again updates it (it may move to another account on a shared device)."""
     if not push_enabled():
-        raise GameError(ErrorKind.CONFLICT, "push_off", _("Push notifications are not set up."))
+        raise refused(ErrorKind.CONFLICT, "push_off")
     keys = subscription.get("keys") if isinstance(subscription, dict) else None
     endpoint = subscription.get("endpoint") if isinstance(subscription, dict) else None
     if not isinstance(keys, dict) or not isinstance(endpoint, str):
-        raise _refused(_("The subscription is incomplete."))
+        raise refused(ErrorKind.INVALID, "subscription_incomplete")
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not isinstance(p256dh, str) or not isinstance(auth, str) or not (0 < len(p256dh) <= 200):
-        raise _refused(_("The subscription is incomplete."))
+        raise refused(ErrorKind.INVALID, "subscription_incomplete")
     if not 0 < len(auth) <= 100:
-        raise _refused(_("The subscription is incomplete."))
+        raise refused(ErrorKind.INVALID, "subscription_incomplete")
     endpoint = _endpoint_checked(endpoint)
     with transaction.atomic():
         row, _created = PushSubscription.objects.update_or_create(

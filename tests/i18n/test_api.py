@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import translation
 
 from games.engine.errors import EngineError
-from games.messages import cards_text, error_message, message_for
+from games.messages import cards_text, error_message, general_message
 from games.refusals import refusal_text
 from games.services.errors import ErrorKind, GameError
 from notifications.models import NotificationPreference
@@ -175,7 +175,7 @@ def test_an_unknown_message_stays_english_or_becomes_the_codes_sentence() -> Non
         assert refusal_text("unknown_action_type", {"kind": "fly"}) == (
             "Ekki tókst að lesa þennan leik."
         )
-        assert message_for("brand_new", "Something new.", kind=ErrorKind.CONFLICT) == (
+        assert general_message("brand_new", "Something new.", ErrorKind.CONFLICT) == (
             "Þetta er ekki hægt eins og leikurinn stendur núna."
         )
 

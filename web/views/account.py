@@ -65,7 +65,7 @@ def signup_view(request: HttpRequest) -> HttpResponse:
                 # A confirmation link goes to the address; nothing else until it is opened.
                 address_set(user=user, address=user.email, reason="signup")
         except GameError as error:
-            form.add_error("email", error.message)
+            form.add_error("email", error_message(error))
         else:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             translation.activate(language)
@@ -213,7 +213,7 @@ def _email_change(request: HttpRequest) -> HttpResponse:
         try:
             sent = address_set(user=user, address=form.cleaned_data["email"])
         except GameError as error:
-            form.add_error("email", error.message)
+            form.add_error("email", error_message(error))
             return _invalid(request, email_form=form)
         if sent:
             messages.success(

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.services.deletion import account_delete
 from accounts.services.export import account_export
+from games.messages import error_message
 from games.services.errors import GameError
 
 
@@ -46,7 +47,7 @@ def delete_view(request: HttpRequest) -> HttpResponse:
         try:
             account_delete(user=request.user, password=form.cleaned_data["password"])
         except GameError as error:
-            form.add_error("password", error.message)
+            form.add_error("password", error_message(error))
         else:
             logout(request)
             messages.success(request, _("Your account is deleted. Thank you for playing."))

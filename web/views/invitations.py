@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services.invitations import invitation_take
+from games.messages import error_message
 from games.models import GameStatus
 from games.services import invitations
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from games.services.rematch import rematch_offer
 from web.views.common import STATUS_BY_KIND, visible_game
 
@@ -35,11 +36,11 @@ def invitation_view(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invitation = invitations.invitation_by_token(token=token)
     except GameError as error:
-        return _message(request, _("Invitation not found"), error.message, 404)
+        return _message(request, _("Invitation not found"), error_message(error), 404)
     state = invitations.invitation_state(invitation)
     if state in GONE:
         refusal = invitations.invitation_refusal(state)
-        return _message(request, _("This invitation cannot be used"), refusal.message, 410)
+        return _message(request, _("This invitation cannot be used"), error_message(refusal), 410)
     if request.method == "POST":
         return _answer(request, token)
     return render(
@@ -64,7 +65,10 @@ def _answer(request: HttpRequest, token: str) -> HttpResponse:
         invitation = invitation_take(token=token, user=request.user)
     except GameError as error:
         return _message(
-            request, _("This invitation cannot be used"), error.message, STATUS_BY_KIND[error.kind]
+            request,
+            _("This invitation cannot be used"),
+            error_message(error),
+            STATUS_BY_KIND[error.kind],
         )
     messages.success(request, _("You have a seat at the table."))
     return redirect("web:game", game_id=invitation.game_id)
@@ -90,7 +94,7 @@ def game_invitations_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
         try:
             _invite_or_withdraw(request, game_id, form)
         except GameError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, error_message(error))
             status = STATUS_BY_KIND[error.kind]
         else:
             return redirect("web:invitations", game_id=game_id)
@@ -114,14 +118,12 @@ def _invite_or_withdraw(request: HttpRequest, game_id: UUID, form: InviteForm) -
         try:
             invitation_id = int(withdraw)
         except ValueError:
-            raise GameError(
-                ErrorKind.INVALID, "invalid_request", _("No such invitation.")
-            ) from None
+            raise refused(ErrorKind.INVALID, "invitation_not_found") from None
         invitations.invitation_withdraw(invitation_id=invitation_id, user=request.user)
         messages.success(request, _("Invitation withdrawn: the seat is free again."))
         return
     if not form.is_valid():
-        raise GameError(ErrorKind.INVALID, "invalid_request", _("Enter an address or a username."))
+        raise refused(ErrorKind.INVALID, "invitee_missing")
     who = form.cleaned_data["who"].strip()
     kwargs: dict[str, Any] = {"email": who} if "@" in who else {"username": who}
     invitations.invitation_add(game_id=game_id, inviter=request.user, **kwargs)
@@ -137,7 +139,7 @@ def rematch_view(request: HttpRequest, game_id: UUID) -> HttpResponse:
             game_id=game_id, user=request.user, swap_partners=request.POST.get("swap") == "1"
         )
     except GameError as error:
-        messages.error(request, error.message)
+        messages.error(request, error_message(error))
         return redirect("web:game", game_id=game_id)
     messages.success(
         request,

@@ -18,7 +18,7 @@ from games.access import seat_of
 from games.models import Game, GameStatus, Seat, SeatKind, SeatStatus
 from games.readmodel import game_summary, viewer_seat
 from games.services import invitations, lobby, profiles
-from games.services.errors import ErrorKind, GameError
+from games.services.errors import ErrorKind, GameError, refused
 from web.forms import GameCreateForm, RatingFilterForm
 from web.history import scores_text
 from web.presenters import end_reasons, my_side_name
@@ -177,9 +177,7 @@ def _create(user: Any, data: dict[str, Any]) -> Game:
         kwargs["invite_emails"] = data["invite_emails"]
     if data["bots"]:
         if not bots_supported():
-            raise GameError(
-                ErrorKind.INVALID, "bots_unavailable", "Bot seats are not available yet."
-            )  # English like every service's message: the pages translate it (api.messages)
+            raise refused(ErrorKind.INVALID, "bots_unavailable")
         kwargs["bots"] = [data["bot_level"]] * data["bots"]
     if data.get("weekend_pause") and _service_takes("weekend_pause"):
         kwargs["weekend_pause"] = True

@@ -16,6 +16,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from api.errors import error_body
+from games.messages import error_message
 from games.services.errors import GameError
 from notifications.services.push import push_subscribe, push_unsubscribe
 from web.views.common import STATUS_BY_KIND, signed_in_user
@@ -60,7 +61,7 @@ def push_subscribe_view(request: HttpRequest) -> HttpResponse:
     try:
         push_subscribe(user=signed_in_user(request), subscription=_body(request))
     except GameError as error:
-        body = error_body(error.code, error.message)
+        body = error_body(error.code, error_message(error))
         return JsonResponse(body, status=STATUS_BY_KIND[error.kind])
     return JsonResponse({"subscribed": True}, status=201)
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.services.addresses import address_confirm
 from accounts.services.reset import reset_address_proved, reset_request_dispatch
 from api.throttles import PasswordResetRateThrottle
+from games.messages import error_message
 from games.services.errors import GameError
 from web.views.common import STATUS_BY_KIND
 
@@ -93,7 +94,11 @@ def confirm_address_view(request: HttpRequest, token: str) -> HttpResponse:
         return render(
             request,
             "web/message.html",
-            {"title": _("Address not confirmed"), "message": error.message, "settings": True},
+            {
+                "title": _("Address not confirmed"),
+                "message": error_message(error),
+                "settings": True,
+            },
             status=STATUS_BY_KIND[error.kind],
         )
     messages.success(
