@@ -17,8 +17,8 @@ from notifications import tasks
 from notifications.models import NotificationPreference, Outbox, OutboxShared, OutboxStatus
 from notifications.payloads import game_data, outbox_payload
 from notifications.services.outbox import outbox_claim, outbox_mark_skipped, outbox_sweep
-from notifications.services.summaries import FOLDED_REASON
 from notifications.services.retention import outbox_prune, outbox_shared_prune
+from notifications.services.summaries import FOLDED_REASON
 from tests.game_fixtures import pinned_seeds, play_random, play_until_hand_ends, start_game
 
 
