@@ -15,11 +15,11 @@ creates the database named in BENCH_DATABASE_URL: never point it at data you kee
 2. **Active game, within the idempotency window** (every record of the last 24 h kept: the
    worst moment of a game whose moves all happened within a day) and **after 24 h** (the
    hourly prune run a day later): `pg_total_relation_size` (table, TOAST, indexes) of every
-   table a game or its players write, after VACUUM FULL, per move logged.
+   table that grows with play, its live rows copied into a fresh table, per move logged.
 3. **Finished game after retention**: one template played through the API to its end with a
    low target (one hand, `--finish-target`), resigned otherwise; cloned like the others; then
    every beat prune runs as if 31 days later (outbox, events, idempotency, retirement,
-   inbound) and VACUUM FULL: the bytes per finished game and per move, and the same for a
+   inbound): the bytes per finished game and per move, and the same for a
    match of `--match-moves` moves (the move log's bytes per move times that, plus the rest
    per hand and per game).
 
@@ -70,13 +70,18 @@ def _tables() -> list[str]:
 
 
 def _sizes() -> dict[str, int]:
-    """Each table's bytes after VACUUM FULL: what its rows take once freed space is reused."""
+    """Each table's bytes as its live rows take them: copied into a fresh table with the same
+    indexes (LIKE … INCLUDING ALL), whose `pg_total_relation_size` is measured. Not VACUUM
+    FULL: on a shared server, any long transaction (in any database) keeps the rows deleted
+    or updated since it began from being freed, and the figure would count them."""
     sizes = {}
     with connection.cursor() as cursor:
         for table in _tables():
-            cursor.execute(f"VACUUM FULL ANALYZE {table}")
-            cursor.execute("SELECT pg_total_relation_size(%s)", [table])
+            cursor.execute(f"CREATE TEMP TABLE footprint_copy (LIKE {table} INCLUDING ALL)")
+            cursor.execute(f"INSERT INTO footprint_copy SELECT * FROM {table}")
+            cursor.execute("SELECT pg_total_relation_size('footprint_copy')")
             sizes[table] = int(cursor.fetchone()[0])
+            cursor.execute("DROP TABLE footprint_copy")
     return sizes
 
 

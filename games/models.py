@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games.fields import CompactJSONField
 from games.players import player_name
 
 
@@ -327,11 +328,12 @@ class Move(models.Model):
     hand = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     actor = models.CharField(max_length=6, choices=Actor.choices, default=Actor.PLAYER)
-    # Canonical engine JSON (action_to_json); {"type": "resign"} for a resignation.
-    action = models.JSONField()
+    # Canonical engine JSON (action_to_json); {"type": "resign"} for a resignation. Compact
+    # JSON text, not jsonb: the log is kept for good (games.fields).
+    action = CompactJSONField()
     # Engine events as produced, private draws included: the database is the server's own.
     # Every output path filters them through engine.event_for.
-    events = models.JSONField(default=list)
+    events = CompactJSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
