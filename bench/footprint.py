@@ -145,6 +145,7 @@ def main() -> None:
     parser.add_argument("--templates", type=int, default=4, help="active games via the API")
     parser.add_argument("--moves", type=int, default=60, help="moves per active template")
     parser.add_argument("--clones", type=int, default=250, help="copies of each template")
+    parser.add_argument("--moves-per-day", type=float, default=13.0)
     parser.add_argument("--finish-target", type=int, default=100)
     parser.add_argument("--match-moves", type=int, default=1000)
     args = parser.parse_args()
@@ -153,14 +154,23 @@ def main() -> None:
     templates = scale._templates(players, keys, args.templates, args.moves)
     scale._clone(templates, 1, args.clones)
     moves = Move.objects.count()
+    sizes = _sizes()
     active = _print_sizes(
-        f"active games ({Game.objects.count():,}), within the 24 h idempotency window",
-        _sizes(),
+        f"active games ({Game.objects.count():,}), every move within the 24 h idempotency window",
+        sizes,
         moves,
         BASELINE_ACTIVE,
     )
+    records = sizes["games_idempotencyrecord"] / moves
     idempotency_prune(budget=Budget(), now=timezone.now() + timedelta(hours=25))
     day = _print_sizes("the same a day later", _sizes(), moves, BASELINE_AFTER_DAY)
+    # A game played over days keeps only its last day's records: at the capacity model's pace
+    # (docs/capacity.md: 6 turns a day, 2.17 moves a turn), a game of --moves moves.
+    share = min(1.0, args.moves_per_day / args.moves)
+    print(
+        f"\nan active game of {args.moves} moves at {args.moves_per_day:g} moves a day keeps "
+        f"{share:.0%} of its moves' idempotency records: {day + share * records:,.0f} B/move"
+    )
 
     # A finished game: the active games go (their own rows with them), the finished one stays.
     with connection.cursor() as cursor:
