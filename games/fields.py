@@ -19,6 +19,9 @@ from django.db import models
 
 class CompactJSONField(models.TextField):
     description = "A JSON value stored as compact text"
+    # django-stubs' plugin reads these: the Python value is any JSON value, as a JSONField's.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def get_prep_value(self, value: Any) -> Any:
         if value is None:
