@@ -365,7 +365,7 @@ class IdempotencyRecord(models.Model):
     response_body = models.JSONField(null=True, blank=True)
     # The body's JSON text deflated against a dictionary of the API's answers, behind a
     # format byte (games.services.idempotency.body_pack): a move's 1.9-2.9 KB answer in
-    # 100-300 bytes, for every request of a day.
+    # 200-400 bytes, for every request of a day.
     response_packed = models.BinaryField(null=True, blank=True)
     response_headers = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

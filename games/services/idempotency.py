@@ -66,7 +66,7 @@ _DICTIONARY_1 = (
 
 
 def body_pack(body: str) -> bytes:
-    """A response body's JSON text as an idempotency record stores it (about a tenth of it
+    """A response body's JSON text as an idempotency record stores it (a sixth to a tenth of it
     for a game's answer): its format byte, then raw deflate against the format's dictionary."""
     packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
     return bytes([_FORMAT_1]) + packer.compress(body.encode()) + packer.flush()
