@@ -22,6 +22,7 @@ from games.services.idempotency import (
     idempotency_in_progress,
     idempotency_recorded,
     idempotency_store,
+    record_body,
 )
 
 HEADER = "Idempotency-Key"
@@ -127,7 +128,7 @@ def _rendered(response: Response) -> str:
 
 
 def _replayed(record: IdempotencyRecord) -> Response:
-    body = record.response_body
+    body = record_body(record)
     if isinstance(body, str):
         # json.loads keeps the keys' order, so the renderer writes the same bytes again.
         body = json.loads(body) if body else None

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.fields import CompactJSONField
+
 
 class EventKind(models.TextChoices):
     YOUR_TURN = "your_turn", "it is your turn"
@@ -57,7 +59,9 @@ class Event(models.Model):
     # move: the first move of the batch (the batch is first_seq..seq of the move log).
     first_seq = models.PositiveIntegerField(null=True, blank=True)
     # Public facts only, the same for every recipient (clients/payloads.py lists them by kind).
-    facts = models.JSONField(default=dict)
+    # Compact JSON text, not jsonb (games.fields): a move's facts are two small numbers, and
+    # jsonb's offsets and header doubled them in a row written for every move.
+    facts = CompactJSONField(default=dict)
     created_at = models.DateTimeField()
 
     class Meta:

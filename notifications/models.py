@@ -89,9 +89,16 @@ class Outbox(models.Model):
     # recipient may see: their player view, their legal actions, deadline, link data.
     payload = models.JSONField(default=dict)
     # The event's shared part of the payload, if any (OutboxShared): PROTECT, since only the
-    # prune deletes it, and only once no row refers to it.
+    # prune deletes it, and only once no row refers to it. Indexed by outbox_shared_idx, which
+    # holds only the rows that have one (a hand's end): most rows have none, and a full index
+    # kept an entry for each.
     shared = models.ForeignKey(
-        OutboxShared, on_delete=models.PROTECT, null=True, blank=True, related_name="rows"
+        OutboxShared,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rows",
+        db_index=False,
     )
     status = models.CharField(
         max_length=8, choices=OutboxStatus.choices, default=OutboxStatus.PENDING
@@ -119,6 +126,10 @@ class Outbox(models.Model):
             # The prune's range: done rows older than the retention, oldest first
             # (notifications.services.retention.outbox_prune).
             models.Index(fields=["created_at"], name="outbox_created_idx"),
+            # A shared part's rows (the prune's "no row refers to it", PROTECT's check).
+            models.Index(
+                fields=["shared"], condition=Q(shared__isnull=False), name="outbox_shared_idx"
+            ),
         ]
         verbose_name_plural = "outbox"
 

@@ -11,6 +11,7 @@ records were written whole; a duplicate is told to retry later (409) until it is
 
 from __future__ import annotations
 
+import zlib
 from datetime import timedelta
 from typing import Any
 
@@ -26,13 +27,71 @@ from games.services.errors import ErrorKind, GameError, refused
 ABANDONED_AFTER = timedelta(seconds=60)
 
 
+# A stored body's first byte says how the rest is packed, so the dictionary can change without
+# breaking the records of the last day: 1 is raw deflate against _DICTIONARY_1.
+_FORMAT_1 = 1
+# An answer of the game API, its ids and names neutral: what deflate finds again in most
+# answers (the keys, the seats block, the options, the legal actions' shapes). Never change
+# it in place: add a format with a new dictionary and keep reading this one for a day.
+_DICTIONARY_1 = (
+    b'{"id":"00000000-0000-4000-8000-000000000000","variant":"classic","players":4,'
+    b'"public":true,"rated":true,"status":"active","version":5,"created_by":"player",'
+    b'"created_at":"2026-12-02T01:41:37.597326Z","started_at":"2026-12-02T01:41:37.777034Z",'
+    b'"finished_at":null,"turn":0,"turn_started_at":"2026-12-02T01:41:37.777034Z",'
+    b'"deadline":"2026-12-05T01:41:37.777034Z","weekend_pause":false,"moves":1,'
+    b'"totals":[0,0],"seats":[{"seat":0,"side":0,"username":"player","kind":"human",'
+    b'"status":"joined","drew":null,"presence":"human","bot_level":null,"stand_in":null,'
+    b'"timeouts_in_a_row":0,"absent":[]},{"seat":1,"side":1,"username":"player",'
+    b'"kind":"human","status":"joined","drew":null,"presence":"human","bot_level":null,'
+    b'"stand_in":null,"timeouts_in_a_row":0,"absent":[]},{"seat":2,"side":0,'
+    b'"username":"player","kind":"human","status":"joined","drew":null,"presence":"human",'
+    b'"bot_level":null,"stand_in":null,"timeouts_in_a_row":0,"absent":[]},{"seat":3,"side":1,'
+    b'"username":"player","kind":"human","status":"joined","drew":null,"presence":"human",'
+    b'"bot_level":null,"stand_in":null,"timeouts_in_a_row":0,"absent":[]}],"result":null,'
+    b'"my_seat":0,"my_side":0,"my_status":"joined","my_turn":true,"options":{"target":5000,'
+    b'"seating":"invitation","ask_partner":false,"black_three":"freeze"},'
+    b'"turn_seconds":259200,"timeout_policy":"autoplay","seating_seed":null,'
+    b'"current_hand":{"number":1,"commitment":"0000000000000000000000000000000000000000000000'
+    b'000000000000000000"},"table":{"seat":0,"hand":["TS","TC","JD","2H","QS","QH","9D","8C",'
+    b'"JK","2H","9H","JK"],"variant":"classic","players":4,"options":{"target":5000,'
+    b'"seating":"invitation","ask_partner":false,"black_three":"freeze"},"dealer":3,"turn":0,'
+    b'"phase":"play","scores":[0,0],"discard":["7S"],"melds":[{},{}],"red_threes":[[],[]],'
+    b'"hand_sizes":[12,11,11,11],"stock_size":62,"melded":[false,false,false,false],'
+    b'"frozen":true,"minimum":50},"your_move":{"version":5,"seat":0,"my_turn":true,'
+    b'"phase":"play","legal":{"seat":0,"draw":false,"pickups":[],"melds":[{"type":"meld",'
+    b'"melds":[["TS","TC","2H","2H"]]}],"adds":[],"going_out":[],"discards":["TS","TC","JD",'
+    b'"2H","QS"],"ask_partner":false,"answers":[]},"actions":[{"type":"meld","melds":[["TS",'
+    b'"TC","2H","2H"]]},{"type":"discard","card":"TS"},{"type":"discard","card":"TC"}]}}'
+)
+
+
+def body_pack(body: str) -> bytes:
+    """A response body's JSON text as an idempotency record stores it (a sixth to a tenth of it
+    for a game's answer): its format byte, then raw deflate against the format's dictionary."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
+    return bytes([_FORMAT_1]) + packer.compress(body.encode()) + packer.flush()
+
+
+def record_body(record: IdempotencyRecord) -> Any:
+    """The stored body: the JSON text of a packed record, or what a record written before
+    packing holds (a JSON string, or an object from before that)."""
+    packed = record.response_packed
+    if packed is None:
+        return record.response_body
+    packed = bytes(packed)  # PostgreSQL hands back a memoryview
+    if packed[0] != _FORMAT_1:
+        raise ValueError(f"idempotency record {record.pk}: unknown body format {packed[0]}")
+    unpacker = zlib.decompressobj(-15, _DICTIONARY_1)
+    return (unpacker.decompress(packed[1:]) + unpacker.flush()).decode()
+
+
 class IdempotencyKeyTaken(Exception):
     """The (user, key) record exists already: roll the request back and read it
     (idempotency_recorded)."""
 
 
 def idempotency_store(
-    *, user: Any, key: str, fingerprint: str, status: int, body: Any, headers: dict[str, str]
+    *, user: Any, key: str, fingerprint: str, status: int, body: str, headers: dict[str, str]
 ) -> None:
     """Write the record with the first response, in the request's transaction (its one
     statement). Raises IdempotencyKeyTaken when the key has a record already; the caller's
@@ -42,7 +101,7 @@ def idempotency_store(
         key=key,
         fingerprint=fingerprint,
         response_status=status,
-        response_body=body,
+        response_packed=body_pack(body),
         response_headers=headers,
     )
     try:

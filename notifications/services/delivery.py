@@ -132,7 +132,7 @@ def email_row_send(row: Outbox) -> str:
         recipient=row.recipient, kind=row.kind, address=row.address
     ) or _not_wanted_now(row)
     if reason:
-        outbox_mark_skipped(row, reason=reason)
+        outbox_mark_skipped(row, reason=reason, keep_payload=reason == FOLDED_REASON)
         return OutboxStatus.SKIPPED
     if hand_over_held(row):
         hand_over_hold(row)

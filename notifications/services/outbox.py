@@ -100,7 +100,7 @@ def outbox_enqueue(
                 channel=channel,
                 game=game,
                 move_seq=move_seq,
-                payload=payload_stored(payload, game),
+                payload=payload_kept(payload, game, kind=kind, skipped=bool(skip_reason)),
                 status=status,
                 last_error=skip_reason or "",
                 created_at=now,
@@ -115,6 +115,17 @@ def outbox_enqueue(
     if row.status == OutboxStatus.PENDING and row.next_attempt_at <= now:
         transaction.on_commit(lambda: _schedule_delivery(row.pk))
     return row
+
+
+def payload_kept(payload: dict[str, Any], game: Any, *, kind: str, skipped: bool) -> dict[str, Any]:
+    """What a new row stores of its payload: nothing for a row written skipped, which records
+    that the event happened and why no mail went out, not what the mail would have said (a
+    turn email's player view and legal actions are 1.2 KB), except a hand's result, whose
+    shared part is stored once for all the event's rows (SHARED_KINDS) and which a later
+    summary may fold in (notifications.services.summaries)."""
+    if skipped and kind not in SHARED_KINDS:
+        return {}
+    return payload_stored(payload, game)
 
 
 def outbox_row(
@@ -137,7 +148,7 @@ def outbox_row(
         channel=OutboxChannel.EMAIL,
         game=game,
         move_seq=move_seq,
-        payload=payload_stored(payload, game),
+        payload=payload_kept(payload, game, kind=kind, skipped=bool(skip_reason)),
         status=OutboxStatus.SKIPPED if skip_reason else OutboxStatus.PENDING,
         last_error=skip_reason or "",
         created_at=now,
@@ -257,14 +268,29 @@ def _finish(row: Outbox, **fields: Any) -> bool:
     return bool(held)
 
 
+# What a sent or skipped row keeps of its payload (the row stays for the outbox retention as
+# the record that the notification went out, or why not): nothing reads it again, and a turn
+# email's payload (the recipient's view and legal actions, 1.2 KB) was most of the outbox's
+# bytes. A hand-over row folded into a later summary keeps its payload: the summary reads it
+# (notifications.services.summaries).
+DONE_PAYLOAD: dict[str, Any] = {}
+
+
 def outbox_mark_sent(row: Outbox, *, now: datetime | None = None) -> bool:
     return _finish(
-        row, status=OutboxStatus.SENT, sent_at=now or timezone.now(), last_error="", claimed_at=None
+        row,
+        status=OutboxStatus.SENT,
+        sent_at=now or timezone.now(),
+        last_error="",
+        claimed_at=None,
+        payload=DONE_PAYLOAD,
     )
 
 
-def outbox_mark_skipped(row: Outbox, *, reason: str) -> bool:
-    return _finish(row, status=OutboxStatus.SKIPPED, last_error=reason, claimed_at=None)
+def outbox_mark_skipped(row: Outbox, *, reason: str, keep_payload: bool = False) -> bool:
+    """``keep_payload``: a hand-over email a later summary folds in (it reads the payload)."""
+    kept = {} if keep_payload else {"payload": DONE_PAYLOAD}
+    return _finish(row, status=OutboxStatus.SKIPPED, last_error=reason, claimed_at=None, **kept)
 
 
 def backoff_seconds(attempts: int) -> float:

@@ -31,6 +31,29 @@ def test_a_retry_gets_the_first_response_and_applies_nothing_twice(clients, game
     assert Move.objects.count() == 1
 
 
+def test_a_record_stores_its_answer_packed_and_replays_it_byte_for_byte(clients, game):
+    mover = clients[NAME_AT[current_table(game).turn]]
+    first = _draw(mover, game, "k-p")
+    record = IdempotencyRecord.objects.get(key="k-p")
+
+    # The answer deflated against the API's dictionary: a small part of its JSON text.
+    assert record.response_body is None
+    assert len(bytes(record.response_packed)) * 4 < len(first.content)
+    assert _draw(mover, game, "k-p").content == first.content
+
+
+def test_a_record_written_before_packing_is_replayed(clients, game):
+    mover = clients[NAME_AT[current_table(game).turn]]
+    first = _draw(mover, game, "k-old")
+    # As a record written before issue 25 stored it: the JSON text, nothing packed.
+    IdempotencyRecord.objects.filter(key="k-old").update(
+        response_body=first.content.decode(), response_packed=None
+    )
+
+    again = _draw(mover, game, "k-old")
+    assert again.content == first.content and again["Idempotent-Replayed"] == "true"
+
+
 def test_an_error_is_replayed_too(clients, game):
     waiter = clients[NAME_AT[(current_table(game).turn + 1) % 4]]
 
@@ -75,7 +98,9 @@ def test_a_request_still_in_flight_is_409_until_it_is_abandoned(clients, users, 
     _draw(mover, game, "k-4")
     record = IdempotencyRecord.objects.get(key="k-4")
     # As if the first request were still running: claimed, no response yet.
-    IdempotencyRecord.objects.filter(pk=record.pk).update(response_status=None, response_body=None)
+    IdempotencyRecord.objects.filter(pk=record.pk).update(
+        response_status=None, response_packed=None
+    )
 
     assert code_of(_draw(mover, game, "k-4"), 409) == "request_in_progress"
 

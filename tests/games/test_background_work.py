@@ -55,6 +55,9 @@ def test_the_first_player_is_told_it_is_their_turn_once(users):
 
 
 def test_a_whole_turn_notifies_the_next_player_and_only_them(users):
+    for user in users.values():  # a row that will be sent keeps its payload until then
+        user.email = f"{user.username}@example.com"
+        user.save(update_fields=["email"])
     game = _game(users)
     table = current_table(game)
     mover = user_at(game, table.turn)

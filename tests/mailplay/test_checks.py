@@ -85,11 +85,14 @@ def test_a_revoked_token_is_refused_and_the_player_told(game, people, turn):
     assert Move.objects.count() == 0
 
 
-def test_after_a_revocation_the_next_turn_mail_carries_a_new_address(game, people, turn):
+def test_after_a_revocation_the_next_turn_mail_carries_a_new_address(game, people):
+    # Her turn email as it waits to be sent (a sent row keeps no payload).
+    row = Outbox.objects.filter(recipient=people["alice"], kind="your_turn").last()
+    deliver()
+    turn = mails_to(ALICE)[-1]
     reply_token_revoke(game=game, user=people["alice"])
 
-    # The Reply-To a turn email of hers gets when it is sent now.
-    row = Outbox.objects.filter(recipient=people["alice"], kind="your_turn").last()
+    # The Reply-To that email gets when it is sent now.
     new_address = reply_address_for_row(row)
 
     assert new_address != turn.reply_to[0]

@@ -1,7 +1,7 @@
 """What an outbox row stores (docs/background-work.md, "What the outbox stores"): the game's
 facts are not stored in every row but put back when it is sent, and the result of a hand that
 every player gets alike is stored once per event (OutboxShared); rows written before either
-still send the same email."""
+still send the same email. A row that is done (sent, skipped) keeps no payload (issue 25)."""
 
 import json
 import random
@@ -14,11 +14,12 @@ from django.core import mail
 
 from games import engine
 from notifications import tasks
-from notifications.models import Outbox, OutboxShared, OutboxStatus
+from notifications.models import NotificationPreference, Outbox, OutboxShared, OutboxStatus
 from notifications.payloads import game_data, outbox_payload
-from notifications.services.outbox import outbox_sweep
+from notifications.services.outbox import outbox_claim, outbox_mark_skipped, outbox_sweep
 from notifications.services.retention import outbox_prune, outbox_shared_prune
-from tests.game_fixtures import pinned_seeds, play_until_hand_ends, start_game
+from notifications.services.summaries import FOLDED_REASON
+from tests.game_fixtures import pinned_seeds, play_random, play_until_hand_ends, start_game
 
 
 @pytest.fixture
@@ -105,3 +106,34 @@ def test_the_prune_deletes_a_shared_part_once_no_row_refers_to_it(ended_hand, se
     with time_machine.travel(later, tick=False):
         tasks.prune_outbox.apply()
     assert not OutboxShared.objects.exists()
+
+
+def test_a_sent_turn_email_keeps_its_row_but_not_its_payload(people):
+    game = start_game(people)
+    row = Outbox.objects.get(game=game, kind="your_turn")
+    assert row.payload  # the recipient's view and legal actions, until it is sent
+
+    outbox_sweep()
+    sent = Outbox.objects.get(pk=row.pk)
+    assert sent.status == OutboxStatus.SENT and sent.payload == {}
+    assert len(mail.outbox) == 1
+
+
+def test_a_turn_email_written_skipped_stores_no_payload(people):
+    NotificationPreference.objects.update_or_create(
+        user=people["carol"], defaults={"email_mode": "digest"}
+    )
+    game = start_game(people)
+    play_random(game, 3, random.Random(2))
+
+    skipped = Outbox.objects.filter(recipient=people["carol"], kind="your_turn")
+    assert skipped.exists()
+    assert all(row.status == OutboxStatus.SKIPPED and row.payload == {} for row in skipped)
+
+
+def test_a_folded_hand_over_keeps_its_payload_for_the_summary(ended_hand):
+    row = Outbox.objects.filter(game=ended_hand, kind="hand_over").order_by("pk").first()
+    claimed = outbox_claim(row.pk)
+
+    outbox_mark_skipped(claimed, reason=FOLDED_REASON, keep_payload=True)
+    assert Outbox.objects.get(pk=row.pk).payload == row.payload != {}

@@ -1,0 +1,210 @@
+#!/usr/bin/env python
+"""Storage per move of an active game, and of a finished game after retention (issue 25).
+
+    BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> \\
+        .venv/bin/python bench/footprint.py [--templates 4] [--moves 60] [--clones 250]
+
+Uses bench/scale.py's templates and clones (importing it configures Django and drops and
+creates the database named in BENCH_DATABASE_URL: never point it at data you keep):
+
+1. Template games are played through the API (one action a request, each with an
+   Idempotency-Key; every email delivered after each move: reply tokens, outbox rows, feed
+   events and idempotency records are the service's own) and cloned by SQL to
+   `templates × clones` active games, so each table's fixed overhead (its first pages) is
+   spread as on a host with many games. No clone is dated back.
+2. **Active game, within the idempotency window** (every record of the last 24 h kept: the
+   worst moment of a game whose moves all happened within a day) and **after 24 h** (the
+   hourly prune run a day later): `pg_total_relation_size` (table, TOAST, indexes) of every
+   table that grows with play, its live rows copied into a fresh table, per move logged.
+3. **Finished game after retention**: one template played through the API to its end with a
+   low target (one hand, `--finish-target`), resigned otherwise; cloned like the others; then
+   every beat prune runs as if 31 days later (outbox, events, idempotency, retirement,
+   inbound): the bytes per finished game and per move, and the same for a
+   match of `--match-moves` moves (the move log's bytes per move times that, plus the rest
+   per hand and per game).
+
+Every figure is printed beside the baseline of docs/capacity.md before issue 25 (3,280 B a
+move active, 1,820 B after 24 h) with the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import scale
+from django.apps import apps
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from accounts.services.retention import sessions_prune
+from clients.services.retention import feed_prune
+from games.models import Game, Hand, Move
+from games.services import lobby
+from games.services.retention import Budget, games_retire, idempotency_prune
+from mailplay.services.retention import inbound_prune
+from notifications.services.retention import outbox_prune, outbox_shared_prune
+
+# docs/capacity.md before issue 25: bytes per move of an active game, by table.
+BASELINE = {
+    "games_idempotencyrecord": 1461,
+    "notifications_outbox": 1012,
+    "clients_event": 332,
+    "games_move": 287,
+    "mailplay_replytoken": 125,
+}
+BASELINE_ACTIVE, BASELINE_AFTER_DAY = 3280, 1820
+# Every table that grows with play (the players' own settings, tokens and hooks do not).
+MEASURED = [*scale.CLONED, "games.IdempotencyRecord", "notifications.OutboxShared"]
+
+
+def _tables() -> list[str]:
+    return [apps.get_model(label)._meta.db_table for label in MEASURED]
+
+
+def _sizes() -> dict[str, int]:
+    """Each table's bytes as its live rows take them: copied into a fresh table with the same
+    indexes (LIKE … INCLUDING ALL), whose `pg_total_relation_size` is measured. Not VACUUM
+    FULL: on a shared server, any long transaction (in any database) keeps the rows deleted
+    or updated since it began from being freed, and the figure would count them."""
+    sizes = {}
+    with connection.cursor() as cursor:
+        for table in _tables():
+            cursor.execute(f"CREATE TEMP TABLE footprint_copy (LIKE {table} INCLUDING ALL)")
+            cursor.execute(f"INSERT INTO footprint_copy SELECT * FROM {table}")
+            cursor.execute("SELECT pg_total_relation_size('footprint_copy')")
+            sizes[table] = int(cursor.fetchone()[0])
+            cursor.execute("DROP TABLE footprint_copy")
+    return sizes
+
+
+def _print_sizes(title: str, sizes: dict[str, int], moves: int, baseline: float) -> float:
+    total = sum(sizes.values()) / moves
+    print(f"\n{title}: {moves:,} moves")
+    print("| table | B/move | baseline B/move | ratio |")
+    print("| --- | ---: | ---: | ---: |")
+    for table, size in sorted(sizes.items(), key=lambda item: -item[1]):
+        before = BASELINE.get(table)
+        ratio = f"{size / moves / before:.2f}" if before else ""
+        print(f"| {table} | {size / moves:,.0f} | {before or ''} | {ratio} |")
+    print(f"| **total** | **{total:,.0f}** | {baseline:,.0f} | {total / baseline:.2f} |")
+    return total
+
+
+def _finished_template(players: list[Any], keys: dict[int, str], target: int) -> Any:
+    """A game played through the API to its end (a low target: one hand or so); resigned
+    through the API if it is still on after 2,000 moves."""
+    rng = random.Random(5)
+    game = lobby.game_create(
+        creator=players[0],
+        variant="classic",
+        players=4,
+        options={"seating": "invitation", "target": target},
+        turn_seconds=3 * 86400,
+        invite=[p.username for p in players[1:]],
+    )
+    for player in players[1:]:
+        game = lobby.game_join(game_id=game.pk, user=player)
+    for _ in range(2000):
+        if Game.objects.get(pk=game.pk).status != "active":
+            break
+        scale._api_move(scale._client_to_move(game.pk, keys), game.pk, rng)
+        scale._deliver_pending()
+    if Game.objects.get(pk=game.pk).status == "active":
+        client = scale._client_to_move(game.pk, keys)
+        answer = client.post(
+            f"/api/v1/games/{game.pk}/resign/", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4())
+        )
+        assert answer.status_code == 200, answer.content[:300]
+        scale._deliver_pending()
+    return game.pk
+
+
+def _retention_runs(days: int) -> None:
+    """Every prune of beat, as it would have run `days` later."""
+    later = timezone.now() + timedelta(days=days)
+    budget = Budget()
+    idempotency_prune(budget=budget, now=later)
+    outbox_prune(days=30, budget=budget, now=later)
+    outbox_shared_prune(days=30, budget=budget, now=later)
+    feed_prune(days=30, budget=budget, now=later)
+    games_retire(budget=budget, now=later)
+    inbound_prune(budget=budget, now=later)
+    sessions_prune(budget=budget, now=later)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--templates", type=int, default=4, help="active games via the API")
+    parser.add_argument("--moves", type=int, default=60, help="moves per active template")
+    parser.add_argument("--clones", type=int, default=250, help="copies of each template")
+    parser.add_argument("--moves-per-day", type=float, default=13.0)
+    parser.add_argument("--finish-target", type=int, default=100)
+    parser.add_argument("--match-moves", type=int, default=1000)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0, interactive=False)
+    players, keys = scale._players()
+    templates = scale._templates(players, keys, args.templates, args.moves)
+    scale._clone(templates, 1, args.clones)
+    moves = Move.objects.count()
+    sizes = _sizes()
+    active = _print_sizes(
+        f"active games ({Game.objects.count():,}), every move within the 24 h idempotency window",
+        sizes,
+        moves,
+        BASELINE_ACTIVE,
+    )
+    records = sizes["games_idempotencyrecord"] / moves
+    idempotency_prune(budget=Budget(), now=timezone.now() + timedelta(hours=25))
+    day = _print_sizes("the same a day later", _sizes(), moves, BASELINE_AFTER_DAY)
+    # A game played over days keeps only its last day's records: at the capacity model's pace
+    # (docs/capacity.md: 6 turns a day, 2.17 moves a turn), a game of --moves moves.
+    share = min(1.0, args.moves_per_day / args.moves)
+    print(
+        f"\nan active game of {args.moves} moves at {args.moves_per_day:g} moves a day keeps "
+        f"{share:.0%} of its moves' idempotency records: {day + share * records:,.0f} B/move"
+    )
+
+    # A finished game: the active games go (their own rows with them), the finished one stays.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "TRUNCATE games_game, games_idempotencyrecord, notifications_outboxshared CASCADE"
+        )
+    finished = _finished_template(players, keys, args.finish_target)
+    scale._clone([finished], args.clones + 1, 2 * args.clones)
+    games, moves = Game.objects.count(), Move.objects.count()
+    hands = Hand.objects.count()
+    _retention_runs(days=31)
+    sizes = _sizes()
+    move_log = sizes["games_move"]
+    whole = sum(sizes.values())
+    _print_sizes("finished games, 31 days after their end", sizes, moves, BASELINE_AFTER_DAY)
+    per_game = whole / games
+    per_move = move_log / moves
+    rest_per_hand = (whole - move_log) / hands
+    print(
+        f"\nfinished game after retention: {per_game / 1024:,.1f} KB a game "
+        f"({moves / games:.0f} moves, {hands / games:.1f} hands a game); the move log "
+        f"{per_move:,.0f} B a move, the rest {rest_per_hand / 1024:,.1f} KB a hand"
+    )
+    match_hands = max(1.0, args.match_moves / (moves / hands))
+    match = args.match_moves * per_move + match_hands * rest_per_hand
+    print(
+        f"a match of {args.match_moves:,} moves ({match_hands:.1f} hands at this game's moves "
+        f"a hand): about {match / 1024:,.0f} KB (target 100 KB)"
+    )
+    print(
+        f"\nsummary: active {active:,.0f} B/move (target 600), after 24 h {day:,.0f} B/move, "
+        f"finished {per_game / 1024:,.1f} KB/game"
+    )
+
+
+if __name__ == "__main__":
+    main()
