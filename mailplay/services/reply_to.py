@@ -28,6 +28,16 @@ def _offers_reply(row: Outbox) -> bool:
     return row.kind == OutboxKind.EMAIL_REPLY and row.payload.get(REPLY_BY_EMAIL) is True
 
 
+def _holds_seat(row: Outbox, seat_number: int) -> bool:
+    # A claimed row carries the number of its recipient's own seat, read with it
+    # (notifications.services.outbox): no query then.
+    if hasattr(row, "own_seat"):
+        return bool(row.own_seat == seat_number)
+    return Seat.objects.filter(
+        game_id=row.game_id, number=seat_number, user_id=row.recipient_id, kind=SeatKind.HUMAN
+    ).exists()
+
+
 def reply_address_for_row(row: Outbox) -> str | None:
     """The recipient's reply address in the row's game, when the row is an email that offers
     it and the recipient (a person, not a bot) still holds the payload's seat; else None."""
@@ -43,9 +53,7 @@ def reply_address_for_row(row: Outbox) -> str | None:
         # A row written before payloads recorded their moment: an address bound to the game
         # as it is now could play a turn the email does not show, so it gets none.
         return None
-    held = Seat.objects.filter(
-        game_id=row.game_id, number=seat_number, user_id=row.recipient_id, kind=SeatKind.HUMAN
-    ).exists()
+    held = _holds_seat(row, seat_number)
     if not held:
         return None
     # row.game: loaded with the claimed row (notifications.services.outbox), no query.
