@@ -308,3 +308,49 @@ def compiled_insert(obj: Model) -> None:
         per_database[shape] = compiled
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
+
+
+def compiled_bulk_insert(objs: Sequence[_M]) -> list[_M]:
+    """``Model.objects.bulk_create(objs)`` for new rows of one model whose primary key the
+    database draws (an auto field), its INSERT compiled once per database, model and number
+    of rows: each field's pre_save (auto_now_add) and database form, as bulk_create computes
+    them, and the drawn keys set on the objects where the database returns them (RETURNING:
+    PostgreSQL, SQLite 3.35+), as bulk_create does. For the move path's rows (moves, feed
+    events, outbox rows): no parents, no signals, nothing already saved."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    db = router.db_for_write(model)
+    connection = connections[db]
+    pk = model._meta.pk
+    if any(type(obj) is not model or obj.pk is not None for obj in objs):
+        raise ValueError("compiled_bulk_insert: new rows of one model, keys drawn by the database")
+    fields = [field for field in model._meta.local_concrete_fields if field is not pk]
+    params = [
+        field.get_db_prep_save(field.pre_save(obj, True), connection)
+        for obj in objs
+        for field in fields
+    ]
+    returning = bool(connection.features.can_return_rows_from_bulk_insert)
+    shape = f"bulk-insert:{model._meta.label}:{len(objs)}"
+    per_database = _CACHE.setdefault(db, {})
+    compiled = per_database.get(shape)
+    if compiled is None:
+        query = InsertQuery(model)
+        query.insert_values(fields, objs)
+        compiler = query.get_compiler(db)
+        # What bulk_create asks for (SQLInsertCompiler.execute_sql sets it the same way).
+        compiler.returning_fields = [pk] if returning else None
+        [(sql, compiled_params)] = compiler.as_sql()
+        if len(compiled_params) != len(params):
+            raise RuntimeError(f"{shape}: the compiled INSERT takes other parameters")
+        compiled = Compiled(sql, [], {}, lambda rows: rows)
+        per_database[shape] = compiled
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        keys = [row[0] for row in cursor.fetchall()] if returning else [None] * len(objs)
+    for obj, key in zip(objs, keys, strict=True):
+        obj.pk = key
+        obj._state.adding = False
+        obj._state.db = db
+    return list(objs)

@@ -25,7 +25,13 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.models import Seat, SeatKind
-from games.services.compiled import SENTINEL_NOW, compiled_rows, compiled_run, sentinel_ints
+from games.services.compiled import (
+    SENTINEL_NOW,
+    compiled_bulk_insert,
+    compiled_rows,
+    compiled_run,
+    sentinel_ints,
+)
 from notifications.models import (
     OPEN_STATUSES,
     GamePresence,
@@ -191,7 +197,7 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     if not rows:
         return []
     _share_payloads(rows)
-    written = Outbox.objects.bulk_create(rows)
+    written = compiled_bulk_insert(rows)
     now = timezone.now()
     pending = [
         row.pk
