@@ -69,6 +69,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bare import BARE_PATH, install_bare_endpoint  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core import mail  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -191,6 +192,16 @@ def play_turn(
         table = engine.from_json(GameState.objects.get(game=game).table)
 
 
+def bare_cpu(client: Client, count: int) -> float:
+    """CPU seconds of one GET of the bare endpoint, the mean of `count` (the same run's
+    baseline: the figures are also printed as multiples of it, which the machine's load moves
+    much less than the milliseconds)."""
+    start = time.process_time()
+    for _ in range(count):
+        assert client.get(BARE_PATH).status_code == 200
+    return (time.process_time() - start) / count
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200)
@@ -202,6 +213,7 @@ def main() -> int:
     if args.profile:
         PROFILES.update((part, cProfile.Profile()) for part in ("requests", "emails"))
     call_command("migrate", verbosity=0)
+    install_bare_endpoint()
     # The same deals and the same moves in every run, so that two commits play the same turns.
     seeds = (hashlib.sha256(f"bench-turn-{n}".encode()).hexdigest() for n in itertools.count())
     engine.new_seed = lambda: next(seeds)
@@ -211,6 +223,9 @@ def main() -> int:
     for game, clients in games:
         play_turn(game, clients, rng, Tally())
     outbox_drain()
+    bare_client = next(iter(games[0][1].values()))
+    bare_cpu(bare_client, 50)  # warm up
+    bare = bare_cpu(bare_client, 200)
     load = os.getloadavg()[0]
     cpu = {"requests": 0.0, "emails": 0.0, "background": 0.0}
     sql = {"requests": 0, "emails": 0, "background": 0}
@@ -232,6 +247,8 @@ def main() -> int:
         cpu["background"] += seconds
         sql["background"] += statements
     cpu["requests"], sql["requests"], requests = tally.cpu, tally.statements, tally.requests
+    # The baseline before and after the turns, so that a load that changed meanwhile is split.
+    bare = (bare + bare_cpu(bare_client, 200)) / 2
     turns = args.turns
     print(
         f"{'batch: one POST a turn' if args.batch else 'one POST a move'}; database: {connection.vendor}; load average at start {load:.2f}, at end {os.getloadavg()[0]:.2f}"
@@ -239,11 +256,14 @@ def main() -> int:
     print(
         f"{turns} turns, {requests} requests ({requests / turns:.2f} a turn), {emails} emails ({emails / turns:.2f} a turn)"
     )
+    print(f"baseline: a GET of a bare DRF endpoint, {bare * 1000:.3f} ms CPU")
     for part in cpu:
         print(
-            f"{part:>10}: {cpu[part] * 1000 / turns:6.2f} ms CPU a turn, {sql[part] / turns:6.2f} statements a turn"
+            f"{part:>10}: {cpu[part] * 1000 / turns:6.2f} ms CPU a turn "
+            f"({cpu[part] / turns / bare:5.1f} x bare), {sql[part] / turns:6.2f} statements a turn"
         )
-    print(f"{'total':>10}: {sum(cpu.values()) * 1000 / turns:6.2f} ms CPU a turn")
+    total = sum(cpu.values()) / turns
+    print(f"{'total':>10}: {total * 1000:6.2f} ms CPU a turn ({total / bare:5.1f} x bare)")
     for part, profile in PROFILES.items():
         profile.dump_stats(str(Path(args.profile) / f"{part}.prof"))
     return 0
