@@ -30,6 +30,7 @@ from games.services.compiled import (
     compiled_bulk_insert,
     compiled_rows,
     compiled_run,
+    compiled_update,
     sentinel_ints,
 )
 from notifications.models import (
@@ -209,10 +210,14 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     return written
 
 
-def _due(now: datetime) -> Q:
+def _due_lookups(now: datetime) -> dict[str, Any]:
     # Pending rows whose time has come, and `sending` rows whose visibility timeout ran out:
     # their worker died (killed, lost its connection) between claiming and finishing.
-    return Q(status__in=OPEN_STATUSES, next_attempt_at__lte=now)
+    return {"status__in": list(OPEN_STATUSES), "next_attempt_at__lte": now}
+
+
+def _due(now: datetime) -> Q:
+    return Q(**_due_lookups(now))
 
 
 def _claimed_rows(ids: list[int]) -> QuerySet[Outbox]:
@@ -262,15 +267,15 @@ def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | Non
     """
     now = now or timezone.now()
     visible_again = now + timedelta(seconds=settings.CANASTA_OUTBOX_VISIBILITY_SECONDS)
-    claimed = (
-        Outbox.objects.filter(_due(now), pk=outbox_id)
-        .filter(attempts__lt=settings.CANASTA_OUTBOX_MAX_ATTEMPTS)
-        .update(
-            status=OutboxStatus.SENDING,
-            claimed_at=now,
-            next_attempt_at=visible_again,
-            attempts=F("attempts") + 1,
-        )
+    # Compiled once per database (games.services.compiled): one for every email sent.
+    claimed = compiled_update(
+        Outbox,
+        where={
+            **_due_lookups(now),
+            "pk": outbox_id,
+            "attempts__lt": settings.CANASTA_OUTBOX_MAX_ATTEMPTS,
+        },
+        fields=_claim_fields(now, visible_again),
     )
     if not claimed:
         return None
@@ -280,9 +285,11 @@ def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | Non
 
 def _finish(row: Outbox, **fields: Any) -> bool:
     """Update a row we claimed, unless the claim was lost (the fencing token is `attempts`)."""
-    held = Outbox.objects.filter(
-        pk=row.pk, status=OutboxStatus.SENDING, attempts=row.attempts
-    ).update(**fields)
+    held = compiled_update(
+        Outbox,
+        where={"pk": row.pk, "status": OutboxStatus.SENDING, "attempts": row.attempts},
+        fields=fields,
+    )
     if not held:
         logger.warning(
             "outbox %s: claim %s was taken over before it finished", row.pk, row.attempts
@@ -393,13 +400,18 @@ def outbox_claim_batch(*, limit: int, now: datetime | None = None) -> list[Outbo
         ids = [row[0] for row in _due_ids(now, limit)]
         if not ids:
             return []
-        Outbox.objects.filter(pk__in=ids).update(
-            status=OutboxStatus.SENDING,
-            claimed_at=now,
-            next_attempt_at=visible_again,
-            attempts=F("attempts") + 1,
-        )
+        compiled_update(Outbox, where={"pk__in": ids}, fields=_claim_fields(now, visible_again))
     return _claimed(ids)
+
+
+def _claim_fields(now: datetime, visible_again: datetime) -> dict[str, Any]:
+    """What a claim writes: sending, until the visibility timeout; one attempt more."""
+    return {
+        "status": OutboxStatus.SENDING,
+        "claimed_at": now,
+        "next_attempt_at": visible_again,
+        "attempts": F("attempts") + 1,
+    }
 
 
 def _due_ids(now: datetime, limit: int) -> list[tuple[Any, ...]]:
