@@ -339,7 +339,7 @@ def compiled_bulk_insert(objs: Sequence[_M]) -> list[_M]:
     compiled = per_database.get(shape)
     if compiled is None:
         query = InsertQuery(model)
-        query.insert_values(fields, objs)
+        query.insert_values(fields, list(objs))
         compiler = query.get_compiler(db)
         # What bulk_create asks for (SQLInsertCompiler.execute_sql sets it the same way).
         compiler.returning_fields = [pk] if returning else None
@@ -424,7 +424,9 @@ def compiled_update(model: type[Model], *, where: dict[str, Any], fields: dict[s
     )
     compiled = per_database.get(shape)
     if compiled is None:
-        query = model._base_manager.filter(**where_stand_ins).query.chain(UpdateQuery)
+        query = cast(
+            "UpdateQuery", model._base_manager.filter(**where_stand_ins).query.chain(UpdateQuery)
+        )
         query.add_update_values(set_stand_ins)
         compiled = _compiled_statement(shape, query.get_compiler(db), connection, values)
         per_database[shape] = compiled
