@@ -9,7 +9,9 @@ per database (alias) and shape, and each call runs the same text with its own pa
 turns the rows into model objects exactly as a queryset would (the compiler's converters,
 from_db, the select_related populators, the annotations), or into the tuples of a
 values_list. The move's UPDATEs and the stored answer's INSERT are compiled the same way
-(compiled_save, compiled_insert).
+(compiled_save, compiled_insert), and so are the move's multi-row INSERTs (moves, feed events,
+outbox rows: compiled_bulk_insert) and the email path's conditional UPDATEs (the outbox claims
+and the row marked sent: compiled_update; issue 25, docs/benchmarks.md "CPU of a turn").
 
 This module is the one place that uses Django's internals (`QuerySet._iterable_class`,
 `get_related_populators`, the compiler's converters, the prefetch cache of `prefetched_set`):
