@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.renderers import JSONRenderer
+from api.renderers import JSONRenderer, prerendered
 from games.models import IdempotencyRecord
 from games.services.idempotency import (
     IdempotencyKeyTaken,
@@ -123,8 +123,12 @@ def _rendered(response: Response) -> str:
 
     Stored as one JSON string, not as an object: PostgreSQL's jsonb reorders an object's keys
     (shortest first), so a replay rebuilt from it was not the first response byte for byte.
+    The bytes are kept on the response, so that the API's renderer sends them instead of
+    rendering the same data a second time (api.renderers.JSONRenderer).
     """
-    return JSONRenderer().render(response.data).decode()
+    body = JSONRenderer().render(response.data)
+    prerendered(response, body)
+    return body.decode()
 
 
 def _replayed(record: IdempotencyRecord) -> Response:

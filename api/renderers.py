@@ -12,6 +12,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import renderers
+from rest_framework.response import Response
+
+# The attribute of a response that holds its data rendered already, and that data.
+_PRERENDERED = "_canasta_prerendered"
+
+
+def prerendered(response: Response, body: bytes) -> None:
+    """Remember ``body`` as ``response.data`` rendered by JSONRenderer with no indent (what
+    api.idempotency stores), so that rendering the response sends it as it is."""
+    setattr(response, _PRERENDERED, (response.data, body))
 
 
 class JSONRenderer(renderers.JSONRenderer):
@@ -21,6 +31,14 @@ class JSONRenderer(renderers.JSONRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
+        kept = getattr((renderer_context or {}).get("response"), _PRERENDERED, None)
+        # The same data object, and a rendering without indent: what was rendered already.
+        if (
+            kept is not None
+            and kept[0] is data
+            and self.get_indent(accepted_media_type or "", renderer_context or {}) is None
+        ):
+            return bytes(kept[1])
         try:
             return super().render(data, accepted_media_type, renderer_context)
         except UnicodeEncodeError:

@@ -24,13 +24,13 @@ import statistics
 import sys
 import tempfile
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 
 def _configure() -> None:
@@ -59,15 +59,12 @@ import django  # noqa: E402
 
 django.setup()
 
+from bare import install_bare_endpoint  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.urls import clear_url_caches, path  # noqa: E402
-from rest_framework.request import Request  # noqa: E402
-from rest_framework.response import Response  # noqa: E402
-from rest_framework.views import APIView  # noqa: E402
 
 from clients.services.tokens import account_token_create  # noqa: E402
 from games import engine  # noqa: E402
@@ -75,23 +72,6 @@ from games.engine.randomplay import random_action  # noqa: E402
 from games.models import Game, GameState, GameStatus, Seat  # noqa: E402
 from games.services import lobby  # noqa: E402
 from games.services.moves import moves_submit  # noqa: E402
-
-
-class BareView(APIView):
-    """The baseline: token authentication, permission and throttle checks, JSON out."""
-
-    def get(self, request: Request) -> Response:
-        return Response({"ok": True})
-
-
-def _install_bare_endpoint() -> None:
-    import canasta_site.urls
-
-    urls = types.ModuleType("bench_urls")
-    urls.urlpatterns = [path("bench/bare/", BareView.as_view()), *canasta_site.urls.urlpatterns]
-    sys.modules["bench_urls"] = urls
-    settings.ROOT_URLCONF = "bench_urls"
-    clear_url_caches()
 
 
 def _users() -> list[Any]:
@@ -225,7 +205,7 @@ def main() -> int:
     parser.add_argument("--late", type=int, default=3000)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
-    _install_bare_endpoint()
+    install_bare_endpoint()
     rng = random.Random(2026)
     users = _users()
 

@@ -19,6 +19,7 @@ there is dropped and created afresh (never point it at data you keep).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
 import itertools
 import os
@@ -68,6 +69,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bare import BARE_PATH, install_bare_endpoint  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core import mail  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -101,12 +103,20 @@ class Statements:
         return execute(sql, params, many, context)
 
 
-def measured(call: Callable[[], Any]) -> tuple[float, int, Any]:
-    """(CPU seconds, statements, result) of one call."""
+PROFILES: dict[str, cProfile.Profile] = {}
+
+
+def measured(call: Callable[[], Any], part: str = "") -> tuple[float, int, Any]:
+    """(CPU seconds, statements, result) of one call; profiled into PROFILES[part] if asked."""
     counter = Statements()
+    profile = PROFILES.get(part)
     start = time.process_time()
     with connection.execute_wrapper(counter):
+        if profile is not None:
+            profile.enable()
         result = call()
+        if profile is not None:
+            profile.disable()
     return time.process_time() - start, counter.count, result
 
 
@@ -133,30 +143,77 @@ def new_game(n: int) -> tuple[Game, dict[int, Client]]:
 KEYS = iter(range(1, 10**9))
 
 
-def play_turn(game: Game, clients: dict[int, Client], rng: random.Random) -> int:
-    """Random moves until the turn passes; returns the requests sent."""
-    table = engine.from_json(GameState.objects.get(game=game).table)
-    mover, requests = table.turn, 0
-    while table.turn == mover and not table.over:
-        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        user_id = Seat.objects.values_list("user_id", flat=True).get(game=game, number=mover)
-        response = clients[user_id].post(
+class Tally:
+    """CPU seconds, statements and requests of the POSTs alone (the bench's own reads of the
+    table, to pick a random legal action, are the client's work, not the server's)."""
+
+    def __init__(self) -> None:
+        self.cpu, self.statements, self.requests = 0.0, 0, 0
+
+
+def _post(
+    clients: dict[int, Client], game: Game, seat: int, actions: list[Any], tally: Tally
+) -> None:
+    """One measured POST of `actions` by the player of `seat`."""
+    version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+    user_id = Seat.objects.values_list("user_id", flat=True).get(game=game, number=seat)
+    body = {"actions": actions, "expected_version": version}
+    seconds, statements, response = measured(
+        lambda: clients[user_id].post(
             f"/api/v1/games/{game.pk}/actions/",
-            {"actions": [random_action(table, rng)], "expected_version": version},
+            body,
             content_type="application/json",
             HTTP_IDEMPOTENCY_KEY=f"turn-{next(KEYS)}",
-        )
-        assert response.status_code == 200, response.content[:300]
-        requests += 1
+        ),
+        "requests",
+    )
+    assert response.status_code == 200, response.content[:300]
+    tally.cpu += seconds
+    tally.statements += statements
+    tally.requests += 1
+
+
+def play_turn(
+    game: Game, clients: dict[int, Client], rng: random.Random, tally: Tally, batch: bool = False
+) -> None:
+    """Random moves until the turn passes: one POST each, or (batch) the turn's in one POST."""
+    table = engine.from_json(GameState.objects.get(game=game).table)
+    mover = table.turn
+    if batch:
+        # The bench sees the whole table (stock included), so it plays the turn ahead locally.
+        actions = []
+        while table.turn == mover and not table.over:
+            actions.append(random_action(table, rng))
+            table = engine.apply(table, mover, actions[-1]).table
+        _post(clients, game, mover, actions, tally)
+        return
+    while table.turn == mover and not table.over:
+        _post(clients, game, mover, [random_action(table, rng)], tally)
         table = engine.from_json(GameState.objects.get(game=game).table)
-    return requests
+
+
+def bare_cpu(client: Client, count: int) -> float:
+    """CPU seconds of one GET of the bare endpoint, the mean of `count` (the same run's
+    baseline: the figures are also printed as multiples of it, which the machine's load moves
+    much less than the milliseconds)."""
+    start = time.process_time()
+    for _ in range(count):
+        assert client.get(BARE_PATH).status_code == 200
+    return (time.process_time() - start) / count
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--batch", action="store_true", help="send each turn's actions in one POST")
+    parser.add_argument(
+        "--profile", metavar="DIR", help="write cProfile stats of each part to DIR/<part>.prof"
+    )
     args = parser.parse_args()
+    if args.profile:
+        PROFILES.update((part, cProfile.Profile()) for part in ("requests", "emails"))
     call_command("migrate", verbosity=0)
+    install_bare_endpoint()
     # The same deals and the same moves in every run, so that two commits play the same turns.
     seeds = (hashlib.sha256(f"bench-turn-{n}".encode()).hexdigest() for n in itertools.count())
     engine.new_seed = lambda: next(seeds)
@@ -164,22 +221,22 @@ def main() -> int:
     games = [new_game(n) for n in range(4)]
     # Warm up: imports, URL resolver, catalogues, the first emails.
     for game, clients in games:
-        play_turn(game, clients, rng)
+        play_turn(game, clients, rng, Tally())
     outbox_drain()
+    bare_client = next(iter(games[0][1].values()))
+    bare_cpu(bare_client, 50)  # warm up
+    bare = bare_cpu(bare_client, 200)
     load = os.getloadavg()[0]
     cpu = {"requests": 0.0, "emails": 0.0, "background": 0.0}
     sql = {"requests": 0, "emails": 0, "background": 0}
-    requests = emails = 0
+    tally, emails = Tally(), 0
     for turn in range(args.turns):
         game, clients = games[turn % len(games)]
         if Game.objects.get(pk=game.pk).status != GameStatus.ACTIVE:
             continue
-        seconds, statements, sent = measured(lambda g=game, c=clients: play_turn(g, c, rng))
-        cpu["requests"] += seconds
-        sql["requests"] += statements
-        requests += sent
+        play_turn(game, clients, rng, tally, args.batch)
         mail.outbox.clear()
-        seconds, statements, sent = measured(outbox_drain)
+        seconds, statements, sent = measured(outbox_drain, "emails")
         cpu["emails"] += seconds
         sql["emails"] += statements
         emails += sent
@@ -189,18 +246,26 @@ def main() -> int:
         seconds, statements, _ = measured(sweep)
         cpu["background"] += seconds
         sql["background"] += statements
+    cpu["requests"], sql["requests"], requests = tally.cpu, tally.statements, tally.requests
+    # The baseline before and after the turns, so that a load that changed meanwhile is split.
+    bare = (bare + bare_cpu(bare_client, 200)) / 2
     turns = args.turns
     print(
-        f"database: {connection.vendor}; load average at start {load:.2f}, at end {os.getloadavg()[0]:.2f}"
+        f"{'batch: one POST a turn' if args.batch else 'one POST a move'}; database: {connection.vendor}; load average at start {load:.2f}, at end {os.getloadavg()[0]:.2f}"
     )
     print(
         f"{turns} turns, {requests} requests ({requests / turns:.2f} a turn), {emails} emails ({emails / turns:.2f} a turn)"
     )
+    print(f"baseline: a GET of a bare DRF endpoint, {bare * 1000:.3f} ms CPU")
     for part in cpu:
         print(
-            f"{part:>10}: {cpu[part] * 1000 / turns:6.2f} ms CPU a turn, {sql[part] / turns:6.2f} statements a turn"
+            f"{part:>10}: {cpu[part] * 1000 / turns:6.2f} ms CPU a turn "
+            f"({cpu[part] / turns / bare:5.1f} x bare), {sql[part] / turns:6.2f} statements a turn"
         )
-    print(f"{'total':>10}: {sum(cpu.values()) * 1000 / turns:6.2f} ms CPU a turn")
+    total = sum(cpu.values()) / turns
+    print(f"{'total':>10}: {total * 1000:6.2f} ms CPU a turn ({total / bare:5.1f} x bare)")
+    for part, profile in PROFILES.items():
+        profile.dump_stats(str(Path(args.profile) / f"{part}.prof"))
     return 0
 
 

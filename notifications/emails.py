@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from games import display, l10n
 from games.mail.formatting import word
-from games.mail.text import game_line, render_table_html, render_table_text, table_line
+from games.mail.text import game_line, render_table_both, table_line
 from notifications.headers import thread_subject
 from notifications.services.summaries import earlier_hands_paragraphs
 from notifications.sheetmail import hands_text, payload_side_labels, sheet_html, sheet_text
@@ -467,8 +467,9 @@ def _render(kind: str, payload: dict[str, Any], reply_to: str | None) -> Rendere
     text_blocks = [*parts.paragraphs]
     html_blocks = [_html_paragraph(p) for p in parts.paragraphs]
     if parts.table is not None:
-        text_blocks.append(render_table_text(**parts.table).rstrip("\n"))
-        html_blocks.append(render_table_html(**parts.table))
+        text, html_table = render_table_both(**parts.table)
+        text_blocks.append(text.rstrip("\n"))
+        html_blocks.append(html_table)
     if parts.sheet is not None:
         text_blocks.append(parts.sheet[0])
         html_blocks.append(parts.sheet[1])

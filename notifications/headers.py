@@ -31,11 +31,13 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+from games.services.compiled import SENTINEL_ID, compiled_rows, sentinel_ints
 from notifications.models import Outbox, OutboxChannel, OutboxKind, OutboxStatus
 from notifications.services.preferences import time_zone_of, zone_named
 
@@ -82,20 +84,39 @@ def thread_ids(row: Outbox) -> list[str]:
     holds dozens; _chain keeps the same ones). Empty: the email starts one."""
     if row.game_id is None:
         return []
-    earlier = list(
-        Outbox.objects.filter(
-            recipient_id=row.recipient_id,
-            game_id=row.game_id,
-            channel=OutboxChannel.EMAIL,
-            status=OutboxStatus.SENT,
+    if row.recipient_id is None:
+        earlier = list(_earlier(row.recipient_id, row.game_id, row.pk))
+    else:
+        [recipient, pk] = sentinel_ints(2)
+        earlier = compiled_rows(
+            shape="thread-ids",
+            model=Outbox,
+            build=lambda: _earlier(recipient, SENTINEL_ID, pk),
+            values={
+                "recipient": (recipient, row.recipient_id, Outbox._meta.get_field("recipient")),
+                "game": (SENTINEL_ID, row.game_id, Outbox._meta.get_field("game")),
+                "pk": (pk, row.pk, Outbox._meta.pk),
+            },
         )
-        .exclude(pk=row.pk)
-        .order_by("sent_at", "pk")
-        .values_list("pk", "created_at")
-    )
     if len(earlier) > MAX_REFERENCES:
         earlier = [earlier[0], *earlier[-(MAX_REFERENCES - 1) :]]
     return [message_id(pk=pk, created_at=created) for pk, created in earlier]
+
+
+def _earlier(recipient_id: Any, game_id: Any, pk: int) -> QuerySet[Outbox, tuple[Any, ...]]:
+    """thread_ids' statement (compiled once per database: building it cost more than running
+    it)."""
+    return (
+        Outbox.objects.filter(
+            recipient_id=recipient_id,
+            game_id=game_id,
+            channel=OutboxChannel.EMAIL,
+            status=OutboxStatus.SENT,
+        )
+        .exclude(pk=pk)
+        .order_by("sent_at", "pk")
+        .values_list("pk", "created_at")
+    )
 
 
 def unsubscribe_token(user_id: Any) -> str:

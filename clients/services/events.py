@@ -36,7 +36,12 @@ from games.engine import Table
 from games.events import game_events
 from games.models import Game, GameStatus, Move
 from games.readmodel import iso
-from games.services.compiled import SENTINEL_ID, compiled_rows, sentinel_ints
+from games.services.compiled import (
+    SENTINEL_ID,
+    compiled_bulk_insert,
+    compiled_rows,
+    sentinel_ints,
+)
 
 ACTIVE = GameStatus.ACTIVE
 
@@ -186,7 +191,7 @@ def events_write(
             hooked, _ = _lock_recipients(readers)
         else:
             hooked = locks.take(readers)
-        events = Event.objects.bulk_create(
+        events = compiled_bulk_insert(
             [
                 Event(
                     recipient_id=draft.recipient_id,

@@ -567,17 +567,26 @@ def render_table_text(
     `help.help_text` (the command language), as every turn email should carry it; ``lang``:
     the reader's language (default: the active one).
     """
-    lang = _lang(lang)
+    return render_table_both(
+        view,
+        legal=legal,
+        players=players,
+        deadline=deadline,
+        include_help=include_help,
+        lang=lang,
+        forms=("text",),
+    )[0]
+
+
+def _text_of(doc: _Doc, view: Mapping[str, Any], lang: str, include_help: bool) -> str:
     variant = _variant(view)
     names = _map(view, "display")
-    with translation.override(lang):
-        doc = _build(view, legal, players, deadline, lang)
-        chunks = []
-        for section in doc.sections:
-            body = [_text_line(line, variant, names, lang) for line in section.lines]
-            chunks.append("\n".join(([section.title] if section.title else []) + body))
-        if include_help:
-            chunks.append(help_text(variant, lang, _has_partners(view)).rstrip("\n"))
+    chunks = []
+    for section in doc.sections:
+        body = [_text_line(line, variant, names, lang) for line in section.lines]
+        chunks.append("\n".join(([section.title] if section.title else []) + body))
+    if include_help:
+        chunks.append(help_text(variant, lang, _has_partners(view)).rstrip("\n"))
     return "\n\n".join(chunks) + "\n"
 
 
@@ -634,15 +643,44 @@ def render_table_html(
     lang: str | None = None,
 ) -> str:
     """The same content as `render_table_text` as a small HTML fragment (everything escaped)."""
-    lang = _lang(lang)
+    return render_table_both(
+        view,
+        legal=legal,
+        players=players,
+        deadline=deadline,
+        include_help=include_help,
+        lang=lang,
+        forms=("html",),
+    )[0]
+
+
+def _html_of(doc: _Doc, view: Mapping[str, Any], lang: str, include_help: bool) -> str:
     variant = _variant(view)
     names = _map(view, "display")
     out = ['<div class="canasta-table" style="font-family:sans-serif;font-size:15px">']
-    with translation.override(lang):
-        doc = _build(view, legal, players, deadline, lang)
-        for section in doc.sections:
-            out += _html_section(section, variant, names, lang)
-        if include_help:
-            out.append(f"<pre>{html.escape(help_text(variant, lang, _has_partners(view)))}</pre>")
+    for section in doc.sections:
+        out += _html_section(section, variant, names, lang)
+    if include_help:
+        out.append(f"<pre>{html.escape(help_text(variant, lang, _has_partners(view)))}</pre>")
     out.append("</div>")
     return "\n".join(out) + "\n"
+
+
+def render_table_both(
+    view: Mapping[str, Any],
+    *,
+    legal: Mapping[str, Any] | None = None,
+    players: Sequence[str] | None = None,
+    deadline: str | None = None,
+    include_help: bool = True,
+    lang: str | None = None,
+    forms: Sequence[str] = ("text", "html"),
+) -> list[str]:
+    """`render_table_text` and `render_table_html` (in the order ``forms`` names them) from
+    one build of the table's sections: an email carries both, and building them was most of
+    the cost of rendering it."""
+    lang = _lang(lang)
+    writers = {"text": _text_of, "html": _html_of}
+    with translation.override(lang):
+        doc = _build(view, legal, players, deadline, lang)
+        return [writers[form](doc, view, lang, include_help) for form in forms]

@@ -9,7 +9,9 @@ per database (alias) and shape, and each call runs the same text with its own pa
 turns the rows into model objects exactly as a queryset would (the compiler's converters,
 from_db, the select_related populators, the annotations), or into the tuples of a
 values_list. The move's UPDATEs and the stored answer's INSERT are compiled the same way
-(compiled_save, compiled_insert).
+(compiled_save, compiled_insert), and so are the move's multi-row INSERTs (moves, feed events,
+outbox rows: compiled_bulk_insert) and the email path's conditional UPDATEs (the outbox claims
+and the row marked sent: compiled_update; issue 25, docs/benchmarks.md "CPU of a turn").
 
 This module is the one place that uses Django's internals (`QuerySet._iterable_class`,
 `get_related_populators`, the compiler's converters, the prefetch cache of `prefetched_set`):
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
@@ -50,6 +52,9 @@ class Compiled:
     params: list[Any]
     slots: dict[int, str]  # parameter index -> the name of the value that goes there
     make: Callable[[list[tuple[Any, ...]]], list[Any]]
+    # An INSERT of several rows: parameters row after row ("rows"), or one array per column
+    # ("columns": PostgreSQL's INSERT ... SELECT * FROM UNNEST(...), as Django builds it).
+    layout: str = "rows"
 
 
 # Per database alias, not per connection object: the web process serves each request in a
@@ -308,3 +313,146 @@ def compiled_insert(obj: Model) -> None:
         per_database[shape] = compiled
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
+
+
+def compiled_bulk_insert(objs: Sequence[_M]) -> list[_M]:
+    """``Model.objects.bulk_create(objs)`` for new rows of one model whose primary key the
+    database draws (an auto field), its INSERT compiled once per database, model and number
+    of rows: each field's pre_save (auto_now_add) and database form, as bulk_create computes
+    them, and the drawn keys set on the objects where the database returns them (RETURNING:
+    PostgreSQL, SQLite 3.35+), as bulk_create does. For the move path's rows (moves, feed
+    events, outbox rows): no parents, no signals, nothing already saved."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    db = router.db_for_write(model)
+    connection = connections[db]
+    pk = model._meta.pk
+    if any(type(obj) is not model or obj.pk is not None for obj in objs):
+        raise ValueError("compiled_bulk_insert: new rows of one model, keys drawn by the database")
+    fields = [field for field in model._meta.local_concrete_fields if field is not pk]
+    rows = [
+        [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+        for obj in objs
+    ]
+    returning = bool(connection.features.can_return_rows_from_bulk_insert)
+    shape = f"bulk-insert:{model._meta.label}:{len(objs)}"
+    per_database = _CACHE.setdefault(db, {})
+    compiled = per_database.get(shape)
+    if compiled is None:
+        query = InsertQuery(model)
+        query.insert_values(fields, list(objs))
+        compiler = query.get_compiler(db)
+        # What bulk_create asks for (SQLInsertCompiler.execute_sql sets it the same way).
+        compiler.returning_fields = [pk] if returning else None
+        [(sql, compiled_params)] = compiler.as_sql()
+        if len(compiled_params) == len(fields) * len(objs):
+            layout = "rows"
+        elif len(objs) > 1 and len(compiled_params) == len(fields) and "UNNEST" in sql:
+            layout = "columns"
+        else:
+            raise RuntimeError(f"{shape}: the compiled INSERT takes other parameters")
+        compiled = Compiled(sql, [], {}, lambda rows: rows, layout)
+        per_database[shape] = compiled
+    if compiled.layout == "rows":
+        params: list[Any] = [value for row in rows for value in row]
+    else:
+        params = [list(column) for column in zip(*rows, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        keys = [row[0] for row in cursor.fetchall()] if returning else [None] * len(objs)
+    for obj, key in zip(objs, keys, strict=True):
+        obj.pk = key
+        obj._state.adding = False
+        obj._state.db = db
+    return list(objs)
+
+
+def _stand_in(field: Any, index: int) -> Any:
+    """A value of ``field``'s type that no real row or parameter uses, distinct per index."""
+    internal = field.target_field.get_internal_type() if field.is_relation else None
+    kind = internal or field.get_internal_type()
+    if kind in ("DateTimeField",):
+        return SENTINEL_NOW + timedelta(microseconds=index)
+    if kind in ("UUIDField",):
+        return UUID(int=0x5EA7_0000 + index)
+    if kind in ("CharField", "TextField"):
+        return f"{SENTINEL_TEXT}-{index}"
+    if "Integer" in kind or "AutoField" in kind:
+        # Near the top of the field's range: Django compiles a lookup with a value outside
+        # the range (a negative one for a positive field) as an empty or a full result.
+        top = connections[router.db_for_write(field.model)].ops.integer_field_range(kind)[1]
+        return (top or 2**31 - 1) - 1000 - index
+    raise TypeError(f"compiled_update: no stand-in for a {kind}")
+
+
+def compiled_update(model: type[Model], *, where: dict[str, Any], fields: dict[str, Any]) -> int:
+    """``model.objects.filter(**where).update(**fields)``, its UPDATE compiled once per
+    database and shape; returns the rows updated. ``where``: lookups of the model's own
+    fields (``pk``, ``attempts__lt``, ``status__in`` with a list); ``fields``: plain values (None writes NULL, a shape of its
+    own) or expressions without parameters of their own to fill (``F("attempts") + 1``: part
+    of the shape, compiled as they are). For the email path's UPDATEs, built for every email."""
+    db = router.db_for_write(model)
+    connection = connections[db]
+    per_database = _CACHE.setdefault(db, {})
+    values: dict[str, tuple[Any, Any, Any]] = {}
+    where_stand_ins: dict[str, Any] = {}
+    for name, value in where.items():
+        own = name.split("__")[0]
+        field = model._meta.pk if own == "pk" else model._meta.get_field(own)
+        if name.endswith("__in"):
+            stand_ins = [_stand_in(field, len(values) + i) for i in range(len(value))]
+            for i, (stand_in, item) in enumerate(zip(stand_ins, value, strict=True)):
+                values[f"{name}{i}"] = (stand_in, item, field)
+            where_stand_ins[name] = stand_ins
+        else:
+            where_stand_ins[name] = _stand_in(field, len(values))
+            values[name] = (where_stand_ins[name], value, field)
+    set_stand_ins: dict[str, Any] = {}
+    for name, value in fields.items():
+        if value is None or hasattr(value, "resolve_expression"):
+            set_stand_ins[name] = value
+            continue
+        field = model._meta.get_field(name)
+        set_stand_ins[name] = _stand_in(field, len(values))
+        values[f"set:{name}"] = (set_stand_ins[name], value, field)
+    shape = "update:{}:{}:{}".format(
+        model._meta.label,
+        ",".join(f"{name}{len(v) if name.endswith('__in') else ''}" for name, v in where.items()),
+        ",".join(
+            f"{name}={value if value is None or hasattr(value, 'resolve_expression') else ''}"
+            for name, value in fields.items()
+        ),
+    )
+    compiled = per_database.get(shape)
+    if compiled is None:
+        query = cast(
+            "UpdateQuery", model._base_manager.filter(**where_stand_ins).query.chain(UpdateQuery)
+        )
+        query.add_update_values(set_stand_ins)
+        compiled = _compiled_statement(shape, query.get_compiler(db), connection, values)
+        per_database[shape] = compiled
+    params = list(compiled.params)
+    for index, name in compiled.slots.items():
+        _, value, field = values[name]
+        params[index] = _prepared(field, value, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        return int(cursor.rowcount)
+
+
+def _compiled_statement(
+    shape: str, compiler: Any, connection: Any, values: dict[str, tuple[Any, Any, Any]]
+) -> Compiled:
+    """The compiler's statement, with the index of each of ``values``' stand-ins in its
+    parameters (each found exactly once)."""
+    sql, params = compiler.as_sql()
+    slots: dict[int, str] = {}
+    for name, (stand_in, _, field) in values.items():
+        found = [
+            i for i, param in enumerate(params) if param == _prepared(field, stand_in, connection)
+        ]
+        if len(found) != 1:
+            raise RuntimeError(f"{shape}: parameter {name} found {len(found)} times")
+        slots[found[0]] = name
+    return Compiled(sql, list(params), slots, lambda rows: rows)

@@ -37,7 +37,7 @@ from games.services.common import (
     require_player,
     require_version,
 )
-from games.services.compiled import compiled_save
+from games.services.compiled import compiled_bulk_insert, compiled_save
 from games.services.endings import match_concede, side_of
 from games.services.enqueue import bot_turn_enqueue
 from games.services.errors import ErrorKind, GameError, refused
@@ -229,7 +229,7 @@ def auto_draw_first_turn(
     drew = _auto_draw(game, pending, now)
     if not pending.moves:
         return table, None
-    Move.objects.bulk_create(pending.moves)
+    compiled_bulk_insert(pending.moves)
     state.table = pending.table.to_json()
     state.save(update_fields=["table", "updated_at"])
     game.last_seq += len(pending.moves)
@@ -358,7 +358,7 @@ def batch_commit_keeping_draws(
     if pending.table.over:
         _close_hand(game, state, pending, now)
     auto_drew = _auto_draw(game, pending, now) if game.finished_at is None else None
-    Move.objects.bulk_create(pending.moves)
+    compiled_bulk_insert(pending.moves)
     state.table = pending.table.to_json()
     # The two UPDATEs of every move: compiled once per database (games.services.compiled).
     compiled_save(state, ["table", "totals", "hand_commitment", "updated_at"])

@@ -12,6 +12,8 @@ token it answered was live).
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.models import Seat, SeatKind
 from mailplay.services.answers import REPLY_BY_EMAIL
 from mailplay.services.tokens import reply_address, reply_token_issue
@@ -26,6 +28,16 @@ def _offers_reply(row: Outbox) -> bool:
     if row.kind in TURN_KINDS:
         return True
     return row.kind == OutboxKind.EMAIL_REPLY and row.payload.get(REPLY_BY_EMAIL) is True
+
+
+def _holds_seat(row: Outbox, game_id: Any, user_id: Any, seat_number: int) -> bool:
+    # A claimed row carries the number of its recipient's own seat, read with it
+    # (notifications.services.outbox): no query then.
+    if hasattr(row, "own_seat"):
+        return bool(row.own_seat == seat_number)
+    return Seat.objects.filter(
+        game_id=game_id, number=seat_number, user_id=user_id, kind=SeatKind.HUMAN
+    ).exists()
 
 
 def reply_address_for_row(row: Outbox) -> str | None:
@@ -43,9 +55,7 @@ def reply_address_for_row(row: Outbox) -> str | None:
         # A row written before payloads recorded their moment: an address bound to the game
         # as it is now could play a turn the email does not show, so it gets none.
         return None
-    held = Seat.objects.filter(
-        game_id=row.game_id, number=seat_number, user_id=row.recipient_id, kind=SeatKind.HUMAN
-    ).exists()
+    held = _holds_seat(row, row.game_id, row.recipient_id, seat_number)
     if not held:
         return None
     # row.game: loaded with the claimed row (notifications.services.outbox), no query.

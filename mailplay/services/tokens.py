@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from games.services.compiled import compiled_bulk_insert
 from mailplay.models import ReplyToken
 from notifications.payloads import game_moment
 
@@ -73,7 +74,7 @@ def reply_token_issue(
     date). A reply plays only while the turn it describes lasts. One INSERT.
     """
     moment = moment if moment is not None else game_moment(game, table=None)
-    return ReplyToken.objects.create(
+    token = ReplyToken(
         game=game,
         user=user,
         seat_number=seat_number,
@@ -82,6 +83,9 @@ def reply_token_issue(
         issued_seq=moment.get("seq"),
         on_turn=moment.get("turn") == seat_number,
     )
+    # Every turn email issues one: its INSERT compiled once per database.
+    [token] = compiled_bulk_insert([token])
+    return token
 
 
 def reply_token_revoke(*, game: Any, user: Any) -> int:

@@ -21,9 +21,18 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from games.models import Seat, SeatKind
+from games.services.compiled import (
+    SENTINEL_NOW,
+    compiled_bulk_insert,
+    compiled_rows,
+    compiled_run,
+    compiled_update,
+    sentinel_ints,
+)
 from notifications.models import (
     OPEN_STATUSES,
     GamePresence,
@@ -200,7 +209,7 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     if not rows:
         return []
     _share_payloads(rows)
-    written = Outbox.objects.bulk_create(rows)
+    written = compiled_bulk_insert(rows)
     now = timezone.now()
     pending = [
         row.pk
@@ -212,24 +221,52 @@ def outbox_write_new(rows: list[Outbox]) -> list[Outbox]:
     return written
 
 
-def _due(now: datetime) -> Q:
+def _due_lookups(now: datetime) -> dict[str, Any]:
     # Pending rows whose time has come, and `sending` rows whose visibility timeout ran out:
     # their worker died (killed, lost its connection) between claiming and finishing.
-    return Q(status__in=OPEN_STATUSES, next_attempt_at__lte=now)
+    return {"status__in": list(OPEN_STATUSES), "next_attempt_at__lte": now}
 
 
-def _claimed_rows() -> Any:
+def _due(now: datetime) -> Q:
+    return Q(**_due_lookups(now))
+
+
+def _claimed_rows(ids: list[int]) -> QuerySet[Outbox]:
+    """The claimed rows with everything sending reads about them, in id order."""
     # With everything sending reads about the row: the recipient's preferences (mode,
     # language, time zone), the game (how far it moved on; the reply token's game), the
-    # event's shared payload, and when the recipient last looked at the game
-    # (services/presence.py: no turn email while they do), so that rendering and sending a
-    # row costs no query for them.
+    # event's shared payload, when the recipient last looked at the game
+    # (services/presence.py: no turn email while they do), and the number of the recipient's
+    # own seat in the game (at most one: seat_user_unique), which the reply address checks
+    # (mailplay.services.reply_to), so that rendering and sending a row costs no query for
+    # them.
     seen_at = GamePresence.objects.filter(
         user_id=OuterRef("recipient_id"), game_id=OuterRef("game_id")
     ).values("last_seen_at")[:1]
-    return Outbox.objects.select_related(
-        "recipient__notification_preference", "game", "shared"
-    ).annotate(seen_at=Subquery(seen_at))
+    own_seat = Seat.objects.filter(
+        game_id=OuterRef("game_id"), user_id=OuterRef("recipient_id"), kind=SeatKind.HUMAN
+    ).values("number")[:1]
+    return (
+        Outbox.objects.select_related("recipient__notification_preference", "game", "shared")
+        .annotate(seen_at=Subquery(seen_at), own_seat=Subquery(own_seat))
+        .filter(pk__in=ids)
+        .order_by("pk")
+    )
+
+
+def _claimed(ids: list[int]) -> list[Outbox]:
+    """_claimed_rows(ids), its SQL compiled once per database and number of rows
+    (games.services.compiled: building it cost Django more than running it)."""
+    stand_ins = sentinel_ints(len(ids))
+    return compiled_run(
+        shape=f"outbox-claimed:{len(ids)}",
+        model=Outbox,
+        build=lambda: _claimed_rows(stand_ins),
+        values={
+            f"row{index}": (stand_in, pk, Outbox._meta.pk)
+            for index, (stand_in, pk) in enumerate(zip(stand_ins, ids, strict=True))
+        },
+    )
 
 
 def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | None:
@@ -241,26 +278,29 @@ def outbox_claim(outbox_id: int, *, now: datetime | None = None) -> Outbox | Non
     """
     now = now or timezone.now()
     visible_again = now + timedelta(seconds=settings.CANASTA_OUTBOX_VISIBILITY_SECONDS)
-    claimed = (
-        Outbox.objects.filter(_due(now), pk=outbox_id)
-        .filter(attempts__lt=settings.CANASTA_OUTBOX_MAX_ATTEMPTS)
-        .update(
-            status=OutboxStatus.SENDING,
-            claimed_at=now,
-            next_attempt_at=visible_again,
-            attempts=F("attempts") + 1,
-        )
+    # Compiled once per database (games.services.compiled): one for every email sent.
+    claimed = compiled_update(
+        Outbox,
+        where={
+            **_due_lookups(now),
+            "pk": outbox_id,
+            "attempts__lt": settings.CANASTA_OUTBOX_MAX_ATTEMPTS,
+        },
+        fields=_claim_fields(now, visible_again),
     )
     if not claimed:
         return None
-    return _claimed_rows().get(pk=outbox_id)
+    [row] = _claimed([outbox_id])
+    return row
 
 
 def _finish(row: Outbox, **fields: Any) -> bool:
     """Update a row we claimed, unless the claim was lost (the fencing token is `attempts`)."""
-    held = Outbox.objects.filter(
-        pk=row.pk, status=OutboxStatus.SENDING, attempts=row.attempts
-    ).update(**fields)
+    held = compiled_update(
+        Outbox,
+        where={"pk": row.pk, "status": OutboxStatus.SENDING, "attempts": row.attempts},
+        fields=fields,
+    )
     if not held:
         logger.warning(
             "outbox %s: claim %s was taken over before it finished", row.pk, row.attempts
@@ -383,21 +423,38 @@ def outbox_claim_batch(*, limit: int, now: datetime | None = None) -> list[Outbo
     now = now or timezone.now()
     visible_again = now + timedelta(seconds=settings.CANASTA_OUTBOX_VISIBILITY_SECONDS)
     with transaction.atomic():
-        ids = list(
-            Outbox.objects.select_for_update(skip_locked=True)
-            .filter(_due(now), attempts__lt=settings.CANASTA_OUTBOX_MAX_ATTEMPTS)
-            .order_by("next_attempt_at")
-            .values_list("pk", flat=True)[:limit]
-        )
+        ids = [row[0] for row in _due_ids(now, limit)]
         if not ids:
             return []
-        Outbox.objects.filter(pk__in=ids).update(
-            status=OutboxStatus.SENDING,
-            claimed_at=now,
-            next_attempt_at=visible_again,
-            attempts=F("attempts") + 1,
-        )
-    return list(_claimed_rows().filter(pk__in=ids).order_by("pk"))
+        compiled_update(Outbox, where={"pk__in": ids}, fields=_claim_fields(now, visible_again))
+    return _claimed(ids)
+
+
+def _claim_fields(now: datetime, visible_again: datetime) -> dict[str, Any]:
+    """What a claim writes: sending, until the visibility timeout; one attempt more."""
+    return {
+        "status": OutboxStatus.SENDING,
+        "claimed_at": now,
+        "next_attempt_at": visible_again,
+        "attempts": F("attempts") + 1,
+    }
+
+
+def _due_ids(now: datetime, limit: int) -> list[tuple[Any, ...]]:
+    """The ids of up to `limit` due rows, oldest due first, locked (SKIP LOCKED); compiled once
+    per database, limit and attempt cap (both are in the statement's text or parameters)."""
+    attempts = settings.CANASTA_OUTBOX_MAX_ATTEMPTS
+    return compiled_rows(
+        shape=f"outbox-due:{limit}:{attempts}",
+        model=Outbox,
+        build=lambda: (
+            Outbox.objects.select_for_update(skip_locked=True)
+            .filter(_due(SENTINEL_NOW), attempts__lt=attempts)
+            .order_by("next_attempt_at")
+            .values_list("pk")[:limit]
+        ),
+        values={"now": (SENTINEL_NOW, now, Outbox._meta.get_field("next_attempt_at"))},
+    )
 
 
 def outbox_release(row: Outbox, *, now: datetime | None = None) -> bool:

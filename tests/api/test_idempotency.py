@@ -3,6 +3,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.models import Game, IdempotencyRecord, Move
+from games.services.idempotency import record_body
 from tests.api.helpers import code_of, url
 from tests.game_fixtures import current_table
 
@@ -52,6 +53,35 @@ def test_a_record_written_before_packing_is_replayed(clients, game):
 
     again = _draw(mover, game, "k-old")
     assert again.content == first.content and again["Idempotent-Replayed"] == "true"
+
+
+def test_the_answer_is_rendered_once_and_sent_as_it_was_stored(clients, game, monkeypatch):
+    from rest_framework.renderers import JSONRenderer as DRFRenderer
+
+    mover = clients[NAME_AT[current_table(game).turn]]
+    renders = []
+    original = DRFRenderer.render
+
+    def counted(self, data, *args, **kwargs):
+        if "actions" not in data:  # not the test client encoding a request's body
+            renders.append(data)
+        return original(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(DRFRenderer, "render", counted)
+    first = _draw(mover, game, "k-once")
+    indented = mover.post(
+        url(game, "actions"),
+        {"actions": [{"type": "meld", "cards": []}], "expected_version": 0},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-indent",
+        HTTP_ACCEPT="application/json; indent=2",
+    )
+
+    assert first.status_code == 200
+    assert first.content.decode() == record_body(IdempotencyRecord.objects.get(key="k-once"))
+    # Once for the stored answer, which is then sent; an indented answer is rendered again.
+    assert len(renders) == 3
+    assert indented.content.decode().startswith("{\n  ")
 
 
 def test_an_error_is_replayed_too(clients, game):

@@ -72,3 +72,49 @@ def test_each_insert_writes_its_own_row_and_a_duplicate_is_refused(users):
     assert stored["a"].created_at is not None and stored["a"].user == users["bob"]
     with pytest.raises(IntegrityError), transaction.atomic():
         compiled_insert(IdempotencyRecord(user=users["bob"], key="a", fingerprint="x"))
+
+
+def test_each_bulk_insert_writes_its_rows_and_sets_their_keys(users):
+    from games.models import Move
+    from games.services.compiled import compiled_bulk_insert
+
+    game = start_game(users)
+    now = timezone.now()
+    for first, count in ((100, 2), (200, 2), (300, 1)):
+        moves = [
+            Move(game=game, seq=first + n, hand=1, seat=n, action={"type": "draw", "n": first + n})
+            for n in range(count)
+        ]
+        with transaction.atomic():
+            written = compiled_bulk_insert(moves)
+        assert written == moves and None not in [m.pk for m in moves]
+        stored = Move.objects.in_bulk([m.pk for m in moves])
+        assert [stored[m.pk].action["n"] for m in moves] == [first + n for n in range(count)]
+        assert all(stored[m.pk].created_at >= now for m in moves)
+        assert all(not m._state.adding for m in moves)
+
+
+def test_each_update_writes_its_own_values_to_its_own_rows(users):
+    from games.services.compiled import compiled_update
+
+    first, second, third = start_game(users), start_game(users), start_game(users)
+    when = timezone.now() + timedelta(hours=2)
+    for game, seat, deadline in ((first, 2, when), (second, 3, None), (first, 1, None)):
+        updated = compiled_update(
+            Game, where={"pk": game.pk}, fields={"turn_seat": seat, "deadline": deadline}
+        )
+        stored = Game.objects.get(pk=game.pk)
+        assert updated == 1 and (stored.turn_seat, stored.deadline) == (seat, deadline)
+    assert Game.objects.get(pk=third.pk).turn_seat == third.turn_seat
+    # A list and a condition that matches nothing.
+    assert (
+        compiled_update(Game, where={"pk__in": [second.pk, third.pk]}, fields={"turn_seat": 0}) == 2
+    )
+    assert (
+        compiled_update(
+            Game, where={"pk": first.pk, "version": first.version + 99}, fields={"turn_seat": 0}
+        )
+        == 0
+    )
+    assert [g.turn_seat for g in Game.objects.filter(pk__in=[second.pk, third.pk])] == [0, 0]
+    assert Game.objects.get(pk=first.pk).turn_seat == 1

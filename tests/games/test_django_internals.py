@@ -48,3 +48,32 @@ def test_the_locked_games_seats_need_no_query(django_assert_num_queries, game: G
     prefetched_set(again, "seats", seats)
     with django_assert_num_queries(0):
         assert list(again.seats.all()) == seats
+
+
+def test_an_insert_compiler_returns_the_keys_it_is_asked_for(db) -> None:
+    # compiled_bulk_insert sets `returning_fields` on the compiler, as
+    # SQLInsertCompiler.execute_sql does for bulk_create, and reads the drawn keys back.
+    from django.db import connection
+    from django.db.models.sql import InsertQuery
+
+    from games.models import Move
+
+    fields = [f for f in Move._meta.local_concrete_fields if not f.primary_key]
+    query = InsertQuery(Move)
+    query.insert_values(fields, [Move(seq=1, hand=1, seat=0, action={}), Move()])
+    compiler = query.get_compiler(connection.alias)
+    assert compiler.returning_fields is None
+    compiler.returning_fields = [Move._meta.pk]
+    [(sql, params)] = compiler.as_sql()
+    assert "RETURNING" in sql
+    # Row after row, or one array per column (PostgreSQL's UNNEST for several rows).
+    assert len(params) == (len(fields) if "UNNEST" in sql else 2 * len(fields))
+
+
+def test_an_update_query_takes_values_by_field_name() -> None:
+    # compiled_update builds its statement as QuerySet.update does.
+    from django.db.models.sql import UpdateQuery
+
+    query = Game.objects.filter(pk=None).query.chain(UpdateQuery)
+    query.add_update_values({"turn_seat": 1})
+    assert [field.name for field, _, _ in query.values] == ["turn_seat"]

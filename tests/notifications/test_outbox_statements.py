@@ -1,7 +1,7 @@
 """What an email costs in SQL statements (docs/background-work.md, "What an email costs"):
 a "your turn" email with its reply address, sent by its own delivery task and in a drained
 batch. Issue 25 measured 13 statements per email before the claim loaded the recipient's
-preferences and the game with the row."""
+preferences and the game with the row, 6 before it loaded the recipient's seat too."""
 
 from typing import Any
 
@@ -33,25 +33,26 @@ def _turn_emails(game: Any, count: int) -> list[Outbox]:
     )
 
 
-def test_a_turn_email_sent_by_its_task_costs_six_statements(people):
+def test_a_turn_email_sent_by_its_task_costs_five_statements(people):
     [row] = _turn_emails(start_game(people), 1)
 
     with CaptureQueriesContext(connection) as statements:
         assert outbox_deliver(row.pk) == OutboxStatus.SENT
 
-    # claim, row (+ recipient, preferences, game, presence), seat, reply token, thread, sent
-    assert len(statements) == 6, [q["sql"][:80] for q in statements.captured_queries]
+    # claim, row (+ recipient, preferences, game, presence, the recipient's seat), reply
+    # token, thread, sent
+    assert len(statements) == 5, [q["sql"][:80] for q in statements.captured_queries]
     assert mail.outbox[0].reply_to  # the reply address was issued
 
 
-def test_a_drained_batch_costs_about_four_statements_an_email(people, settings):
+def test_a_drained_batch_costs_about_three_statements_an_email(people, settings):
     settings.CANASTA_OUTBOX_SWEEP_BATCH = 50
     _turn_emails(start_game(people), 50)
 
     with CaptureQueriesContext(connection) as statements:
         assert outbox_drain() == 50
 
-    # 4 per email (seat, reply token, thread, sent) and 4 per batch (its claim in a
+    # 3 per email (reply token, thread, sent) and 4 per batch (its claim in a
     # transaction, the rows; a last claim that finds nothing).
-    assert len(statements) <= 50 * 4 + 8
+    assert len(statements) <= 50 * 3 + 8
     assert len(mail.outbox) == 50
