@@ -378,6 +378,8 @@ def _stand_in(field: Any, index: int) -> Any:
         return UUID(int=0x5EA7_0000 + index)
     if kind in ("CharField", "TextField"):
         return f"{SENTINEL_TEXT}-{index}"
+    if kind == "JSONField":
+        return {"compiled-stand-in": index}
     if "Integer" in kind or "AutoField" in kind:
         # Near the top of the field's range: Django compiles a lookup with a value outside
         # the range (a negative one for a positive field) as an empty or a full result.
@@ -441,6 +443,14 @@ def compiled_update(model: type[Model], *, where: dict[str, Any], fields: dict[s
         return int(cursor.rowcount)
 
 
+def _comparable(param: Any) -> Any:
+    """A parameter as it compares: psycopg wraps JSON in an adapter (Jsonb) that compares by
+    identity, so its value stands for it."""
+    if type(param).__name__ in ("Json", "Jsonb") and hasattr(param, "obj"):
+        return ("json", repr(param.obj))
+    return param
+
+
 def _compiled_statement(
     shape: str, compiler: Any, connection: Any, values: dict[str, tuple[Any, Any, Any]]
 ) -> Compiled:
@@ -449,9 +459,8 @@ def _compiled_statement(
     sql, params = compiler.as_sql()
     slots: dict[int, str] = {}
     for name, (stand_in, _, field) in values.items():
-        found = [
-            i for i, param in enumerate(params) if param == _prepared(field, stand_in, connection)
-        ]
+        wanted = _comparable(_prepared(field, stand_in, connection))
+        found = [i for i, param in enumerate(params) if _comparable(param) == wanted]
         if len(found) != 1:
             raise RuntimeError(f"{shape}: parameter {name} found {len(found)} times")
         slots[found[0]] = name
