@@ -103,6 +103,16 @@ class Game(models.Model):
                 condition=Q(finished_at__isnull=False, retired_at__isnull=True),
                 name="game_to_retire_idx",
             ),
+            # The public archive, newest end first, paged by (finished_at, id)
+            # (games.services.records.archive_public, api/views/records.py): a range of this
+            # index per page, not a sort of every finished game.
+            models.Index(
+                "is_public",
+                models.F("finished_at").desc(),
+                "id",
+                condition=Q(status="finished"),
+                name="game_archive_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -37,7 +37,7 @@ def _listed_tables() -> set[str]:
     for line in _retention_section().splitlines():
         if line.startswith("| `"):
             first = line.split("|")[1]
-            listed.update(name.split(".")[0] for name in re.findall(r"`([a-z_]+)[^`]*`", first))
+            listed.update(name.split(".")[0] for name in re.findall(r"`([a-z0-9_]+)[^`]*`", first))
     return listed
 
 
