@@ -20,7 +20,7 @@ import os
 import uuid
 from pathlib import Path
 from queue import Empty
-from time import monotonic
+from time import monotonic_ns
 from typing import Any
 
 from kombu.exceptions import ChannelError
@@ -33,9 +33,12 @@ logger = logging.getLogger(__name__)
 
 
 def _message_name(queue: str) -> str:
-    # kombu's own naming (milliseconds first, so a sorted listing is oldest first): readers
-    # match the part after the first dot against "<queue>.msg".
-    return f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
+    """kombu's naming, a clock reading first so that a sorted listing is oldest first (readers
+    match the part after the first dot against "<queue>.msg"), but in nanoseconds written to a
+    fixed width: kombu's unpadded milliseconds sorted "10000_…" before "9999_…", and two
+    messages of one millisecond in the order of their random suffixes, so a writer's messages
+    could be read out of the order it wrote them."""
+    return f"{monotonic_ns():020d}_{uuid.uuid4()}.{queue}.msg"
 
 
 class Channel(filesystem.Channel):

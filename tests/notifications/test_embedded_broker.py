@@ -72,11 +72,21 @@ def test_an_unreadable_message_is_dropped_and_the_next_one_read(tmp_path, caplog
     channel = broker_race.channel(tmp_path, OURS)
     (tmp_path / "queue").mkdir()
     (tmp_path / "claimed").mkdir()
-    (tmp_path / "queue" / "0_broken.celery.msg").write_bytes(b"")
+    # "-" sorts before the digits every written message's name begins with.
+    (tmp_path / "queue" / "-broken.celery.msg").write_bytes(b"")
     channel._put("celery", {"n": 2})
 
     assert channel._get("celery") == {"n": 2}
     assert "unreadable message" in caplog.text
+
+
+def test_one_writers_messages_are_read_in_the_order_it_wrote_them(tmp_path):
+    channel = broker_race.channel(tmp_path, OURS)
+    (tmp_path / "queue").mkdir()
+    (tmp_path / "claimed").mkdir()
+    for number in range(300):  # many within one millisecond
+        channel._put("celery", {"n": number})
+    assert [channel._get("celery")["n"] for _ in range(300)] == list(range(300))
 
 
 def test_the_settings_select_it_for_the_embedded_broker():
