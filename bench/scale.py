@@ -32,6 +32,7 @@ import argparse
 import functools
 import os
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -103,7 +104,8 @@ from notifications.services.outbox import outbox_deliver, outbox_drain, outbox_s
 from notifications.services.retention import outbox_prune  # noqa: E402
 
 User = get_user_model()
-DELETION_PASSWORD = "bench-deletion-password-1"
+# Set on the cloned player whose deletion is timed (a throwaway database), drawn each run.
+DELETION_PASSWORD = secrets.token_urlsafe(16)
 NAMES = ("ann", "ben", "cat", "dan")
 # Tables a game's clone copies, parents first (each row refers only to rows copied before).
 CLONED = [

@@ -18,6 +18,7 @@ from api.paging import keyset_page
 from api.views.records import LAST_FINISHED
 from games.models import Game, GameStatus
 from games.services.records import archive_public
+from tests.integration.plans import text_plan
 
 pytestmark = pytest.mark.integration
 
@@ -43,15 +44,6 @@ def archive(db: Any) -> None:
         cursor.execute("ANALYZE games_game")
 
 
-def _plans(statements: list[dict[str, str]]) -> list[str]:
-    plans = []
-    with connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute("EXPLAIN " + statement["sql"])
-            plans.append("\n".join(row[0] for row in cursor.fetchall()))
-    return plans
-
-
 def test_an_archive_page_after_a_cursor_reads_the_archive_index(archive: None) -> None:
     first = keyset_page(archive_public(), LAST_FINISHED, None, 20)
     assert first.next_cursor is not None
@@ -60,6 +52,6 @@ def test_an_archive_page_after_a_cursor_reads_the_archive_index(archive: None) -
 
     assert len(second.rows) == 20
     assert second.rows[0].finished_at <= first.rows[-1].finished_at
-    [plan] = _plans([q for q in queries.captured_queries if "games_game" in q["sql"]])
+    [plan] = [text_plan(q["sql"]) for q in queries.captured_queries if "games_game" in q["sql"]]
     assert "game_archive_idx" in plan, plan
     assert "Seq Scan" not in plan and "Sort" not in plan, plan

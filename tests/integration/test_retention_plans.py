@@ -25,6 +25,7 @@ from games.models import Game
 from games.services import retention
 from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from notifications.services.retention import outbox_prune
+from tests.integration.plans import text_plan
 
 pytestmark = pytest.mark.integration
 
@@ -97,12 +98,6 @@ def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from _nodes(child)
 
 
-def _text_plan(sql: str) -> str:
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (COSTS OFF) " + sql)
-        return "\n".join(row[0] for row in cursor.fetchall())
-
-
 def _captured(run: Any) -> tuple[Any, list[str]]:
     with CaptureQueriesContext(connection) as queries:
         result = run()
@@ -118,7 +113,7 @@ def _indexes_used(statements: list[str]) -> set[str]:
             if "Index Name" in node:
                 used.add(node["Index Name"])
         if os.environ.get("SHOW_PLANS"):
-            print(sql[:160], "...\n" + _text_plan(sql) + "\n")
+            print(sql[:160], "...\n" + text_plan(sql) + "\n")
     return used
 
 
