@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 
 
 class SiteConfig(AppConfig):
@@ -10,6 +11,10 @@ class SiteConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, once every app's models are loaded (as Django wants).
-        from canasta_site import wiring
+        from canasta_site import timestamps, wiring
 
         wiring.wire()
+        # Every new database connection: PostgreSQL's timestamps read in C (timestamps.py).
+        connection_created.connect(
+            timestamps.timestamps_loader_install, dispatch_uid="canasta-timestamps"
+        )
