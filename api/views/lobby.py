@@ -6,7 +6,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.core.paginator import Paginator
 from django.db.models import QuerySet
+from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -54,10 +56,35 @@ GAMES_PAGE_MAX = 100
 NEWEST_GAMES = Keyset("games", ("-created_at", "id"), (datetime, UUID))
 
 
+# The old form reaches the first OLD_FORM_REACH games of a list: its `count` counts that far
+# and no further, and a `page` beyond is 404 no_such_page. Past them `next_cursor` goes on.
+OLD_FORM_REACH = 10_000
+
+
+class ReachPaginator(Paginator):
+    """Django's paginator with a bounded count: `SELECT COUNT(*)` of at most OLD_FORM_REACH + 1
+    rows (a LIMIT in a subquery), so that the first page of the public archive, which grows
+    with every match finished, costs the same at a million games as at a thousand, and no
+    page number makes an OFFSET longer than the reach."""
+
+    @cached_property
+    def count(self) -> int:
+        rows: QuerySet[Game] = self.object_list  # type: ignore[assignment]
+        return min(rows[: OLD_FORM_REACH + 1].count(), OLD_FORM_REACH)
+
+    @cached_property
+    def beyond_reach(self) -> bool:
+        """More rows than the old form counts: `next_cursor` goes on past its last page."""
+        rows: QuerySet[Game] = self.object_list  # type: ignore[assignment]
+        return rows[OLD_FORM_REACH : OLD_FORM_REACH + 1].exists()
+
+
 class GamePagination(PageNumberPagination):
     """The old form of the games lists (`page`, `page_size`; deprecated, api/paging.py):
-    still how a request without `cursor` is answered, with `count`, `next` and `previous`."""
+    still how a request without `cursor` is answered, with `count`, `next` and `previous`
+    (counted to OLD_FORM_REACH)."""
 
+    django_paginator_class = ReachPaginator
     page_size = GAMES_PAGE_DEFAULT
     page_size_query_param = "page_size"
     max_page_size = GAMES_PAGE_MAX
@@ -128,7 +155,7 @@ class _GameListBase(GenericAPIView):
         # GamePagination always pages, so there is always a page (an empty one at worst).
         rows = self.paginate_queryset(games.order_by(*keyset.order)) or []
         old = self.get_paginated_response([]).data
-        more = old["next"] is not None and bool(rows)
+        more = bool(rows) and (old["next"] is not None or self._past_the_old_reach())
         body = {
             "results": self._rows(request, rows),
             "next_cursor": keyset.encode_row(rows[-1]) if more else None,
@@ -137,6 +164,13 @@ class _GameListBase(GenericAPIView):
             "previous": old["previous"],
         }
         return paging_deprecated(Response(body))
+
+    def _past_the_old_reach(self) -> bool:
+        page = self.paginator.page  # type: ignore[union-attr]
+        paginator = page.paginator
+        return isinstance(paginator, ReachPaginator) and (
+            paginator.count == OLD_FORM_REACH and paginator.beyond_reach
+        )
 
     @staticmethod
     def _rows(request: Request, games: list[Game]) -> list[GameSummary]:

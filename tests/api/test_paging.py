@@ -16,10 +16,13 @@ from uuid import UUID, uuid4
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from api.deprecation import PAGING_DEPRECATED, PAGING_SUNSET
 from api.paging import Keyset, invalid_cursor
+from api.views import lobby as lobby_views
 from clients import selectors as feed
 from clients.models import Webhook, WebhookDelivery
 from clients.services.tokens import token_create
@@ -177,6 +180,35 @@ def test_the_games_lists_old_page_numbers_still_work_and_say_they_are_deprecated
     # A bare first page is the old form's first page too (an old client follows `next`).
     bare = _deprecated(clients["alice"].get("/api/v1/games/"))
     assert bare["count"] == 5 and bare["next"] is None and bare["next_cursor"] is None
+
+
+def test_the_old_form_counts_only_as_far_as_it_reaches(clients, users, monkeypatch):
+    """The old form's `count` and page numbers reach OLD_FORM_REACH games (the public archive
+    grows with every match: counting it all on every first page would cost what exists);
+    `next_cursor` goes on past them, and a page number beyond is 404."""
+    monkeypatch.setattr(lobby_views, "OLD_FORM_REACH", 3)
+    _tables(users, 5)
+    alice = clients["alice"]
+    first = _deprecated(alice.get("/api/v1/games/", {"page_size": 2}))
+    assert first["count"] == 3 and "page=2" in first["next"]
+    last = _deprecated(alice.get("/api/v1/games/", {"page": 2, "page_size": 2}))
+    assert len(last["results"]) == 1 and last["next"] is None
+    assert last["next_cursor"] is not None  # more games than the old form reaches
+    rest = _walk(alice, "/api/v1/games/", {"limit": 2, "cursor": last["next_cursor"]})
+    everything = first["results"] + last["results"] + rest
+    assert len({g["id"] for g in everything}) == len(everything) == 5
+    assert code_of(alice.get("/api/v1/games/", {"page": 3, "page_size": 2}), 404)
+    with CaptureQueriesContext(connection) as queries:
+        alice.get("/api/v1/games/archive/")
+    counts = [q["sql"] for q in queries if "COUNT(" in q["sql"].upper()]
+    assert counts and all("LIMIT 4" in sql for sql in counts), counts
+
+
+def test_the_old_form_within_its_reach_ends_where_the_list_ends(clients, users, monkeypatch):
+    monkeypatch.setattr(lobby_views, "OLD_FORM_REACH", 5)
+    _tables(users, 5)
+    last = _deprecated(clients["alice"].get("/api/v1/games/", {"page": 3, "page_size": 2}))
+    assert last["count"] == 5 and last["next"] is None and last["next_cursor"] is None
 
 
 @pytest.mark.parametrize(
