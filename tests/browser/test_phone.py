@@ -112,6 +112,7 @@ SIZES = {
     "1280x800": {"width": 1280, "height": 800},
 }
 GOAL = {"de": "5.000", "is": "5.000", "en": "5,000"}
+MELD = {"de": "Melden", "is": "Leggja niður", "en": "Meld"}
 
 
 def _box(page: Any, locator: Any) -> dict[str, float]:
@@ -175,6 +176,7 @@ def test_the_table_stays_in_view_while_choosing(
     assert GOAL[lang] in page.locator(".table-meta .goal").inner_text()  # the match's target
     screenshot(page, f"phone-fit-{size}-{lang}", full_page=False)
     _fits(page)
+    assert "long-hand" not in (page.locator("#move-form").get_attribute("class") or "")
     version = page.locator("#table").get_attribute("data-version")
     page.locator("#stock").click()
     wait_for_change(page, version)
@@ -188,6 +190,62 @@ def test_the_table_stays_in_view_while_choosing(
         page.locator(".site-menu summary").click()  # the menu opens over the table
         page.locator(".site-menu nav a").first.wait_for()
         _axe(page)
+
+
+# After taking a big pile: 23 cards, more rows than the dock holds on a phone.
+LONG_HAND = [
+    "KH", "KS", "7D", "7C", "5S", "JK", "2C", "4H", "9H", "9D", "6S", "3C",
+    "4D", "4S", "6H", "8C", "8D", "TD", "JC", "JS", "QD", "QC", "AC",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_a_long_hand_shows_every_card_with_the_buttons_in_reach(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """A hand longer than the dock's rows is not cut and scrolled inside the dock over the
+    player's own melds: the dock follows the table, every card can be scrolled to and tapped,
+    and the buttons stay at the screen's bottom edge."""
+    table = {**FIT_TABLE, "hands": [LONG_HAND, *FIT_TABLE["hands"][1:]], "phase": "play"}
+    game = _game(users, table, lang)
+    page = new_page(SIZES["360x640"], user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    form = page.locator("#move-form")
+    assert "long-hand" in (form.get_attribute("class") or "")
+    screenshot(page, f"phone-long-hand-{lang}", full_page=False)
+    assert page.evaluate("window.scrollY") == 0
+    for target in ("#stock", "#pile", ".side .meld"):  # the whole table, unscrolled
+        _above_dock(page, page.locator(target))
+    buttons = page.locator("#actions button, #actions select")
+    _tappable(page, buttons)  # in reach before any scrolling
+    hand = page.locator("#move-form .hand")
+    assert hand.evaluate("h => h.scrollHeight <= h.clientHeight + 1")  # no scroll inside
+    cards = page.locator("#move-form label.pick")
+    assert cards.count() == len(LONG_HAND)
+    for i in range(cards.count()):
+        cards.nth(i).evaluate("el => el.scrollIntoView({block: 'center'})")
+        _tappable(page, cards.nth(i))
+    _tappable(page, buttons)  # still at the bottom edge with the hand scrolled
+    screenshot(page, f"phone-long-hand-{lang}-scrolled", full_page=False)
+    # Melding shortens the hand: the dock holds the bottom edge again once it fits.
+    for code in ("9H", "9D", "JK"):
+        pick(page, code)
+    version = page.locator("#table").get_attribute("data-version")
+    page.get_by_role("button", name=MELD[lang], exact=True).click()
+    wait_for_change(page, version)
+    assert len(table_of(game.pk).hands[0]) == len(LONG_HAND) - 3
+    assert "long-hand" in (form.get_attribute("class") or "")  # 20 cards: still long
+    # The hand gets short again (the next refresh brings 11 cards): the dock holds the
+    # screen's bottom edge once more, without a reload.
+    version = page.locator("#table").get_attribute("data-version")
+    when_free(lambda: set_table(Game.objects.get(pk=game.pk), {**FIT_TABLE, "phase": "play"}))
+    wait_for_change(page, version)
+    assert "long-hand" not in (form.get_attribute("class") or "")
+    page.evaluate("window.scrollTo(0, 0)")
+    _fits(page)
 
 
 def _axe(page: Any) -> None:

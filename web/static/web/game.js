@@ -16,6 +16,8 @@
   var VISIBLE_MS = parseInt(root.dataset.pollMs, 10) || 4000;
   var HIDDEN_MS = 30000;
   var MAX_MS = 120000;
+  // The hand's height in the dock (site.css: .hand { max-height: 8rem }).
+  var DOCK_HAND_REM = 8;
   var words = root.dataset;
   var prefix = words.turnPrefix || "";
   // The title without the turn mark, however the page was loaded (the mark is a prefix).
@@ -323,11 +325,24 @@
     if (typing && blank) blank.replaceWith(typing);
     old.replaceWith(fresh);
     restoreState(state, keep);
+    fitHand();
     window.scrollTo(0, scrollY);
     setupNotifications();
     announce();
     chatUnread();
     return true;
+  }
+
+  // A hand that needs more rows than the dock shows (a pile just taken: 15 cards and more on
+  // a phone) would be cut and scroll inside the dock, under the player's thumb, while the dock
+  // covered their own melds. Then the dock leaves the screen's bottom edge and follows the
+  // table: every card in view, one page to scroll (site.css, .dock.long-hand).
+  function fitHand() {
+    var form = moveForm();
+    var hand = form && form.querySelector(".hand");
+    if (!hand) return;
+    var rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    form.classList.toggle("long-hand", hand.scrollHeight > DOCK_HAND_REM * rem + 2);
   }
 
   // --- playing ---------------------------------------------------------------------------
@@ -536,6 +551,12 @@
 
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) schedule(200);
+  });
+  fitHand();
+  var resized = null;
+  window.addEventListener("resize", function () {
+    if (resized) clearTimeout(resized);
+    resized = setTimeout(fitHand, 150);
   });
   setupNotifications();
   announce();
