@@ -122,10 +122,16 @@ def play_hands(
 
 
 def uniform_choice(engine: Any) -> Callable[[Any, random.Random], Any]:
+    """One of ``legal_actions(t).actions()``, uniformly. The listing is a sequence of those
+    actions (len and indexing), so `rng.choice` on it picks exactly the action it picks from
+    ``.actions()`` and builds only that one's JSON; an engine whose listing is not a
+    sequence (`--root` before it was) gets ``.actions()``."""
     legal_actions = engine.legal_actions
+    lazy = hasattr(engine.LegalActions, "__getitem__")
 
     def choose(t: Any, rng: random.Random) -> Any:
-        return rng.choice(legal_actions(t).actions())
+        legal = legal_actions(t)
+        return rng.choice(legal if lazy else legal.actions())
 
     return choose
 

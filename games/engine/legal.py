@@ -48,6 +48,13 @@ Accept = Callable[[Table, ActionJSON], bool]
 
 @dataclass
 class LegalActions:
+    """What a seat may do now, in groups; `actions()` lists them as action JSON.
+
+    It is also a sequence of the same actions in the same order: ``len(legal)`` counts them
+    and ``legal[i]`` builds only the i-th (equal to ``legal.actions()[i]``), so a caller
+    that picks one (a random choice, a playout) does not build the JSON of the others.
+    """
+
     seat: int
     draw: bool = False
     pickups: list[ActionJSON] = field(default_factory=list)
@@ -57,6 +64,29 @@ class LegalActions:
     discards: list[Card] = field(default_factory=list)
     ask_partner: bool = False
     answers: list[ActionJSON] = field(default_factory=list)
+
+    # Not generated: compiled, the dataclass's own __init__ stays interpreted (table.Table).
+    def __init__(
+        self,
+        seat: int,
+        draw: bool = False,
+        pickups: list[ActionJSON] | None = None,
+        melds: list[ActionJSON] | None = None,
+        adds: list[ActionJSON] | None = None,
+        going_out: list[ActionJSON] | None = None,
+        discards: list[Card] | None = None,
+        ask_partner: bool = False,
+        answers: list[ActionJSON] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.draw = draw
+        self.pickups = [] if pickups is None else pickups
+        self.melds = [] if melds is None else melds
+        self.adds = [] if adds is None else adds
+        self.going_out = [] if going_out is None else going_out
+        self.discards = [] if discards is None else discards
+        self.ask_partner = ask_partner
+        self.answers = [] if answers is None else answers
 
     def actions(self) -> list[ActionJSON]:
         out: list[ActionJSON] = []
@@ -72,7 +102,39 @@ class LegalActions:
         return iter(self.actions())
 
     def __len__(self) -> int:
-        return len(self.actions())
+        return (
+            self.draw
+            + len(self.pickups)
+            + len(self.melds)
+            + len(self.adds)
+            + len(self.discards)
+            + self.ask_partner
+            + len(self.answers)
+        )
+
+    def __getitem__(self, index: int) -> ActionJSON:
+        """``self.actions()[index]``, building that action only."""
+        i = index + len(self) if index < 0 else index
+        if i < 0:
+            raise IndexError("legal action index out of range")
+        if self.draw:
+            if i == 0:
+                return {"type": "draw"}
+            i -= 1
+        for group in (self.pickups, self.melds, self.adds):
+            if i < len(group):
+                return group[i]
+            i -= len(group)
+        if i < len(self.discards):
+            return {"type": "discard", "card": self.discards[i]}
+        i -= len(self.discards)
+        if self.ask_partner:
+            if i == 0:
+                return {"type": "ask_partner"}
+            i -= 1
+        if i < len(self.answers):
+            return self.answers[i]
+        raise IndexError("legal action index out of range")
 
     def count(self) -> int:
         return len(self)
