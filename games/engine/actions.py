@@ -51,6 +51,9 @@ class Answer:
 
 Action = Draw | Pickup | Meld | Discard | AskPartner | Answer
 _DRAW = Draw()
+# Actions are frozen values, so one Discard per card code serves every discard of it (a
+# dataclass's generated __init__ stays interpreted Python in the compiled build).
+_DISCARDS: dict[Card, Discard] = {code: Discard(card=code) for code in ALL_CODES}
 _ACTION_TYPES = (Draw, Pickup, Meld, Discard, AskPartner, Answer)
 
 _ALLOWED_KEYS = {
@@ -80,8 +83,8 @@ def _fast_action(data: dict[Any, Any]) -> Action | None:
         return _DRAW
     if kind == "discard" and len(data) == 2:
         card = data.get("card")
-        if type(card) is str and card in ALL_CODES:
-            return Discard(card=card)
+        if type(card) is str:
+            return _DISCARDS.get(card)  # None unless a card code
     return None
 
 

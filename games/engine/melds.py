@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import (
     BLACK_THREE_KEY,
@@ -20,8 +21,8 @@ from .cards import (
 from .errors import IllegalActionError
 from .rules import RuleSet
 
-CANASTA_SIZE = 7
-MELD_KEYS = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
+CANASTA_SIZE: Final = 7
+MELD_KEYS: Final = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
 
 
 def parse_meld_key(text: object) -> str:
