@@ -27,6 +27,8 @@ MELD_KEYS: Final = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
 
 def parse_meld_key(text: object) -> str:
     """A meld key as written in `add` or Table JSON: a rank, "2", "W" or "3"."""
+    if type(text) is str and len(text) == 1 and text in MELD_KEYS:
+        return text  # canonical already, as engine-built actions are
     if not isinstance(text, str):
         raise IllegalActionError("meld_key_not_string", text=text)
     key = text.strip().upper()
