@@ -6,7 +6,6 @@ stock runs out, and legal lists these pickups.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -89,7 +88,10 @@ def _alone_may_take(t: Table, seat: int, key: str) -> bool:
 
 def _pairs(cards: list[Card]) -> list[list[Card]]:
     """Distinct two-card multisets."""
-    codes = sorted(Counter(cards).items())
+    counts: dict[Card, int] = {}
+    for c in cards:  # not a Counter: its __init__ is Python code, even compiled
+        counts[c] = counts.get(c, 0) + 1
+    codes = sorted(counts.items())
     out: list[list[Card]] = []
     for i, (a, n) in enumerate(codes):
         if n >= 2:
