@@ -1,12 +1,16 @@
 """Engine benchmark: turns and cards moved per second, and the replay of a match.
 
     .venv/bin/python bench/engine.py [--hands N] [--variant V] [--players P] [--rounds R]
-                                     [--root DIR] [--peer DIR] [--cpu]
+                                     [--root DIR] [--peer DIR] [--cpu] [--eager-listing]
 
 Prints, for one core:
 
 - uniform legal play: every action chosen uniformly from `legal_actions(t).actions()`,
-  then applied (what the `random` bot does, and what a bot's playouts cost);
+  then applied (what the `random` bot does, and what a bot's playouts cost). The listing is
+  a sequence of those actions, so the choice is `rng.choice(legal)`: the same action, with
+  only its JSON built (as the peer's `legal_actions()` lists integer ids and decodes only
+  the one applied); ``--eager-listing`` chooses from ``.actions()``, every action's JSON
+  built, as before (and as an engine from ``--root`` whose listing is no sequence does);
 - randomplay: `games.engine.randomplay.random_action`, the cheap random player;
 - the replay (`Match.replay`) of a whole random classic match played to its target of
   5,000 points, from its seeds and actions;
@@ -121,11 +125,17 @@ def play_hands(
     return clock() - start, turns, moved
 
 
-def uniform_choice(engine: Any) -> Callable[[Any, random.Random], Any]:
+def uniform_choice(engine: Any, eager: bool = False) -> Callable[[Any, random.Random], Any]:
+    """One of ``legal_actions(t).actions()``, uniformly. The listing is a sequence of those
+    actions (len and indexing), so `rng.choice` on it picks exactly the action it picks from
+    ``.actions()`` and builds only that one's JSON; ``eager``, or an engine whose listing is
+    not a sequence (`--root` before it was), chooses from ``.actions()``."""
     legal_actions = engine.legal_actions
+    lazy = hasattr(engine.LegalActions, "__getitem__") and not eager
 
     def choose(t: Any, rng: random.Random) -> Any:
-        return rng.choice(legal_actions(t).actions())
+        legal = legal_actions(t)
+        return rng.choice(legal if lazy else legal.actions())
 
     return choose
 
@@ -296,7 +306,7 @@ def engine_round(engine: Any, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {
         "compiled": engine.compiled.is_compiled(),
         "deal": bench_deal(engine, v, p, 300),
-        "uniform": play_hands(engine, v, p, n, uniform_choice(engine)),
+        "uniform": play_hands(engine, v, p, n, uniform_choice(engine, args.eager_listing)),
         "random": play_hands(engine, v, p, n, random_choice(engine)),
     }
     if args.replay:
@@ -313,6 +323,7 @@ def child_round(build: str, args: argparse.Namespace, replay: bool) -> dict[str,
     argv += ["--players", str(args.players), "--hands", str(args.hands)]
     argv += ["--root", args.root] if args.root else []
     argv += ["--cpu"] if args.cpu else []
+    argv += ["--eager-listing"] if args.eager_listing else []
     argv += ["--replay"] if replay else []
     env = {k: v for k, v in os.environ.items() if k != "CANASTA_ENGINE"}
     if build == "pure":
@@ -343,6 +354,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--no-replay", action="store_true")
     parser.add_argument(
         "--cpu", action="store_true", help="time with the process's CPU time, not wall time"
+    )
+    parser.add_argument(
+        "--eager-listing",
+        action="store_true",
+        help="uniform legal play chooses from legal_actions(t).actions() (every JSON built)",
     )
     parser.add_argument("--one-round", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--replay", action="store_true", help=argparse.SUPPRESS)

@@ -24,12 +24,35 @@ class Pickup:
     melds: tuple[tuple[Card, ...], ...] = ()
     type: str = "pickup"
 
+    # Written out (the dataclass keeps it): compiled, a generated __init__ would stay
+    # interpreted Python, and every pickup and meld played is parsed into one of these.
+    def __init__(
+        self,
+        cards: tuple[Card, ...] | None = None,
+        melds: tuple[tuple[Card, ...], ...] = (),
+        type: str = "pickup",
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "type", type)
+
 
 @dataclass(frozen=True)
 class Meld:
     melds: tuple[tuple[Card, ...], ...] = ()
     add: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     type: str = "meld"
+
+    # Written out: see Pickup.
+    def __init__(
+        self,
+        melds: tuple[tuple[Card, ...], ...] = (),
+        add: tuple[tuple[str, tuple[Card, ...]], ...] = (),
+        type: str = "meld",
+    ) -> None:
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "add", add)
+        object.__setattr__(self, "type", type)
 
 
 @dataclass(frozen=True)
@@ -51,6 +74,9 @@ class Answer:
 
 Action = Draw | Pickup | Meld | Discard | AskPartner | Answer
 _DRAW = Draw()
+# Actions are frozen values, so one Discard per card code serves every discard of it (a
+# dataclass's generated __init__ stays interpreted Python in the compiled build).
+_DISCARDS: dict[Card, Discard] = {code: Discard(card=code) for code in ALL_CODES}
 _ACTION_TYPES = (Draw, Pickup, Meld, Discard, AskPartner, Answer)
 
 _ALLOWED_KEYS = {
@@ -66,10 +92,15 @@ _ALLOWED_KEYS = {
 def _melds(value: Any) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list):
         raise IllegalActionError("melds_not_lists")
-    out = tuple(tuple(parse_cards(m, what="each meld")) for m in value)
-    if sum(len(m) for m in out) > MAX_CARDS_IN_ACTION:
+    out: list[tuple[Card, ...]] = []
+    total = 0
+    for m in value:  # loops, not generators: compiled, they stay native code
+        cards = tuple(parse_cards(m, what="each meld"))
+        out.append(cards)
+        total += len(cards)
+    if total > MAX_CARDS_IN_ACTION:
         raise IllegalActionError("too_many_cards")
-    return out
+    return tuple(out)
 
 
 def _fast_action(data: dict[Any, Any]) -> Action | None:
@@ -80,8 +111,8 @@ def _fast_action(data: dict[Any, Any]) -> Action | None:
         return _DRAW
     if kind == "discard" and len(data) == 2:
         card = data.get("card")
-        if type(card) is str and card in ALL_CODES:
-            return Discard(card=card)
+        if type(card) is str:
+            return _DISCARDS.get(card)  # None unless a card code
     return None
 
 
@@ -92,11 +123,13 @@ def _checked_kind(data: Any) -> str:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
         raise IllegalActionError("unknown_action_type", kind=kind)
-    extra = set(data) - _ALLOWED_KEYS[kind]
-    if extra:
-        raise IllegalActionError(
-            "unexpected_keys", kind=kind, keys=", ".join(sorted(map(str, extra)))
-        )
+    allowed = _ALLOWED_KEYS[kind]
+    for key in data:
+        if key not in allowed:
+            extra = set(data) - allowed
+            raise IllegalActionError(
+                "unexpected_keys", kind=kind, keys=", ".join(sorted(map(str, extra)))
+            )
     return kind
 
 
@@ -117,8 +150,9 @@ def _additions(add_raw: Any) -> tuple[tuple[str, tuple[Card, ...]], ...]:
     add: list[tuple[str, tuple[Card, ...]]] = []
     for raw_key, raw_cards in add_raw.items():
         key = parse_meld_key(raw_key)
-        if any(k == key for k, _ in add):
-            raise IllegalActionError("add_twice", rank=key)
+        for k, _ in add:
+            if k == key:
+                raise IllegalActionError("add_twice", rank=key)
         cards = tuple(parse_cards(raw_cards, what=f"cards added to {key}"))
         if not cards:
             raise IllegalActionError("add_no_cards", rank=key)
@@ -131,7 +165,12 @@ def _meld(data: Mapping[str, Any]) -> Meld:
     melds = _melds(data.get("melds", []))
     if not melds and not add:
         raise IllegalActionError("meld_action_empty")
-    if sum(len(m) for m in melds) + sum(len(c) for _, c in add) > MAX_CARDS_IN_ACTION:
+    total = 0
+    for m in melds:
+        total += len(m)
+    for _, c in add:
+        total += len(c)
+    if total > MAX_CARDS_IN_ACTION:
         raise IllegalActionError("too_many_cards")
     return Meld(melds=melds, add=add)
 

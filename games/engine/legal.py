@@ -35,7 +35,7 @@ from .errors import EngineError
 from .goingout import could_go_out
 from .laying import plan_lay
 from .melds import CANASTA_SIZE
-from .pickups import allowed_pickup, best_melds, natural_groups, pickup_actions
+from .pickups import allowed_pickup, best_melds, hand_groups, pickup_actions
 from .pile import check_pile_reachable, check_pile_takeable, pile_frozen
 from .play import apply, canastas, find_going_out, is_legal, minimum, must_take_pile
 from .table import Table
@@ -48,6 +48,13 @@ Accept = Callable[[Table, ActionJSON], bool]
 
 @dataclass
 class LegalActions:
+    """What a seat may do now, in groups; `actions()` lists them as action JSON.
+
+    It is also a sequence of the same actions in the same order: ``len(legal)`` counts them
+    and ``legal[i]`` builds only the i-th (equal to ``legal.actions()[i]``), so a caller
+    that picks one (a random choice, a playout) does not build the JSON of the others.
+    """
+
     seat: int
     draw: bool = False
     pickups: list[ActionJSON] = field(default_factory=list)
@@ -57,6 +64,29 @@ class LegalActions:
     discards: list[Card] = field(default_factory=list)
     ask_partner: bool = False
     answers: list[ActionJSON] = field(default_factory=list)
+
+    # Not generated: compiled, the dataclass's own __init__ stays interpreted (table.Table).
+    def __init__(
+        self,
+        seat: int,
+        draw: bool = False,
+        pickups: list[ActionJSON] | None = None,
+        melds: list[ActionJSON] | None = None,
+        adds: list[ActionJSON] | None = None,
+        going_out: list[ActionJSON] | None = None,
+        discards: list[Card] | None = None,
+        ask_partner: bool = False,
+        answers: list[ActionJSON] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.draw = draw
+        self.pickups = [] if pickups is None else pickups
+        self.melds = [] if melds is None else melds
+        self.adds = [] if adds is None else adds
+        self.going_out = [] if going_out is None else going_out
+        self.discards = [] if discards is None else discards
+        self.ask_partner = ask_partner
+        self.answers = [] if answers is None else answers
 
     def actions(self) -> list[ActionJSON]:
         out: list[ActionJSON] = []
@@ -72,7 +102,39 @@ class LegalActions:
         return iter(self.actions())
 
     def __len__(self) -> int:
-        return len(self.actions())
+        return (
+            self.draw
+            + len(self.pickups)
+            + len(self.melds)
+            + len(self.adds)
+            + len(self.discards)
+            + self.ask_partner
+            + len(self.answers)
+        )
+
+    def __getitem__(self, index: int) -> ActionJSON:
+        """``self.actions()[index]``, building that action only."""
+        i = index + len(self) if index < 0 else index
+        if i < 0:
+            raise IndexError("legal action index out of range")
+        if self.draw:
+            if i == 0:
+                return {"type": "draw"}
+            i -= 1
+        for group in (self.pickups, self.melds, self.adds):
+            if i < len(group):
+                return group[i]
+            i -= len(group)
+        if i < len(self.discards):
+            return {"type": "discard", "card": self.discards[i]}
+        i -= len(self.discards)
+        if self.ask_partner:
+            if i == 0:
+                return {"type": "ask_partner"}
+            i -= 1
+        if i < len(self.answers):
+            return self.answers[i]
+        raise IndexError("legal action index out of range")
 
     def count(self) -> int:
         return len(self)
@@ -119,11 +181,11 @@ def _enumerate(t: Table, seat: int | None, accept: Accept) -> LegalActions:
         legal.discards = legal_discards(t)
     elif t.phase == "play":
         hand = t.hands[seat]
-        groups, wilds = natural_groups(t, hand)
-        legal.melds, legal.adds = _meld_actions(t, accept, groups, wilds)
+        groups, wilds, threes = hand_groups(t, hand)
+        legal.melds, legal.adds = _meld_actions(t, accept, groups, wilds, threes)
         out = None
         if t.go_out is not False:
-            out = find_going_out(t, could=_could(t, accept, groups, wilds))
+            out = find_going_out(t, could=_could(t, accept, groups, wilds, threes))
         if out:
             legal.going_out = out
             if out[0]["type"] == "meld" and out[0] not in legal.melds + legal.adds:
@@ -199,23 +261,28 @@ def legal_discards(t: Table) -> list[Card]:
 
 
 def _could(
-    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card], threes: int
 ) -> bool | None:
-    """The going-out search's quick test from the hand as `natural_groups` counted it (no
-    threes there but black ones: red threes never stay in a hand); the oracle lets the
-    search count for itself."""
+    """The going-out search's quick test from the hand as `hand_groups` counted it (its
+    black threes: red threes never stay in a hand); the oracle lets the search count for
+    itself."""
     if accept is not allowed:
         return None
     side = t.melds[t.side_of(t.turn)]
-    if sum(1 for rank, cards in groups.items() if len(cards) == 1 and rank not in side) > 1:
-        return False  # could_go_out's first test: two loose cards (threes only add to them)
-    counts = {rank: len(cards) for rank, cards in groups.items()}
-    threes = sum(map(t.hands[t.turn].count, BLACK_THREES))
+    loose = 0
+    counts: dict[str, int] = {}
+    for rank, cards in groups.items():
+        n = len(cards)
+        if n == 1 and rank not in side:
+            loose += 1
+            if loose > 1:
+                return False  # could_go_out's first test: two loose cards (threes add more)
+        counts[rank] = n
     return could_go_out(t, counts, len(wilds), threes)
 
 
 def _meld_actions(
-    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card]
+    t: Table, accept: Accept, groups: dict[str, list[Card]], wilds: list[Card], threes: int
 ) -> tuple[list[ActionJSON], list[ActionJSON]]:
     hand = t.hands[t.turn]
     # One new natural meld or one addition: counted (_SingleLay); anything else: allowed.
@@ -223,9 +290,9 @@ def _meld_actions(
     melds: list[ActionJSON] = []
     if single is not None:
         melds = single.new_naturals(groups, wilds)
-        candidates = _other_new_melds(t, wilds)
+        candidates = _other_new_melds(t, wilds, threes, single)
     else:
-        candidates = _new_meld_candidates(t, groups, wilds)
+        candidates = _new_meld_candidates(t, groups, wilds, threes)
     for cards in candidates:
         action = {"type": "meld", "melds": [cards]}
         if accept(t, action):
@@ -241,15 +308,19 @@ def _meld_actions(
 
 
 def _new_meld_candidates(
-    t: Table, groups: dict[str, list[Card]], wilds: list[Card]
+    t: Table, groups: dict[str, list[Card]], wilds: list[Card], threes: int
 ) -> list[list[Card]]:
     """Each single new meld the hand can make: of one natural rank, then the others."""
     candidates = [cards + wilds[:k] for cards, k in _natural_shapes(t, groups, wilds)]
-    return candidates + _other_new_melds(t, wilds)
+    return candidates + _other_new_melds(t, wilds, threes, None)
 
 
-def _other_new_melds(t: Table, wilds: list[Card]) -> list[list[Card]]:
-    """Each single new meld of no natural rank: wild cards, twos, black threes."""
+def _other_new_melds(
+    t: Table, wilds: list[Card], threes: int, single: _SingleLay | None
+) -> list[list[Card]]:
+    """Each single new meld of no natural rank: wild cards, twos, black threes (``threes``
+    in hand). With ``single`` (the rules decide, not the oracle), black threes that would
+    leave two cards or more are not listed: they meld only by a player going out."""
     rules = t.rules
     hand = t.hands[t.turn]
     side = t.melds[t.side_of(t.turn)]
@@ -266,7 +337,7 @@ def _other_new_melds(t: Table, wilds: list[Card]) -> list[list[Card]]:
         if len(twos) >= 2 and jokers:
             candidates.append(twos + jokers[: min(2, len(twos) - 1)])
     # Counted first: most hands hold no black three, and the list is built only to meld it.
-    if sum(map(hand.count, BLACK_THREES)) in rules.black_three_meld_sizes:
+    if threes in rules.black_three_meld_sizes and (single is None or len(hand) - threes <= 1):
         candidates.append([c for c in hand if c in BLACK_THREES])
     return candidates
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import (
     BLACK_THREE_KEY,
@@ -20,12 +21,14 @@ from .cards import (
 from .errors import IllegalActionError
 from .rules import RuleSet
 
-CANASTA_SIZE = 7
-MELD_KEYS = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
+CANASTA_SIZE: Final = 7
+MELD_KEYS: Final = NATURAL_RANKS + TWOS_KEY + JOKER_MELD_KEY + BLACK_THREE_KEY
 
 
 def parse_meld_key(text: object) -> str:
     """A meld key as written in `add` or Table JSON: a rank, "2", "W" or "3"."""
+    if type(text) is str and len(text) == 1 and text in MELD_KEYS:
+        return text  # canonical already, as engine-built actions are
     if not isinstance(text, str):
         raise IllegalActionError("meld_key_not_string", text=text)
     key = text.strip().upper()

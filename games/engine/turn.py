@@ -34,6 +34,11 @@ class Outcome:
     table: Table
     events: list[Event] = field(default_factory=list)
 
+    # Not generated: compiled, the dataclass's own __init__ stays interpreted (table.Table).
+    def __init__(self, table: Table, events: list[Event] | None = None) -> None:
+        self.table = table
+        self.events = [] if events is None else events
+
 
 def illegal(reason: str, **params: Any) -> IllegalActionError:
     return IllegalActionError(reason, **params)

@@ -49,9 +49,26 @@ def assert_same(t: Table) -> None:
     assert as_set(fast) == as_set(oracle), json.dumps(t.to_json())
     # The same order too, so bots choosing by index behave as before.
     assert fast.to_json() == oracle.to_json()
+    assert_sequence_is_the_listing(fast)
     other = (t.turn + 1) % t.players
     assert legal_actions(t, other).actions() == trial_legal_actions(t, other).actions() == []
     assert_same_way_out(t)
+
+
+def assert_sequence_is_the_listing(legal: Any) -> None:
+    """`len(legal)` and `legal[i]` (which build one action) agree with `legal.actions()`, so a
+    choice by index, `rng.choice(legal)`, picks what `rng.choice(legal.actions())` picks."""
+    listed = legal.actions()
+    assert len(legal) == len(listed) == legal.count()
+    assert [legal[i] for i in range(len(listed))] == listed
+    assert [legal[i - len(listed)] for i in range(len(listed))] == listed
+    for index in (len(listed), -len(listed) - 1):
+        with pytest.raises(IndexError):
+            legal[index]
+    assert list(legal) == listed
+    rng_a, rng_b = random.Random(len(listed)), random.Random(len(listed))
+    if listed:
+        assert rng_a.choice(legal) == rng_b.choice(listed)
 
 
 def assert_same_way_out(t: Table) -> None:
