@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.fields import CompactJSONField
+from games.fields import DIGEST_BYTES, CompactJSONField, DigestField
 from games.players import player_name
 
 
@@ -367,18 +367,26 @@ class IdempotencyRecord(models.Model):
         related_name="idempotency_records",
         db_index=False,
     )
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64)
+    # The client's key as its 16-byte digest (games.fields.DigestField): a lookup or INSERT
+    # by the key's text compares digests. 17 bytes in the row and in the (user, key) index
+    # where the text of a UUID took 37.
+    key = DigestField(max_length=DIGEST_BYTES)
+    # The first 16 bytes of the SHA-256 of the request's method, path, body and If-Match
+    # (api.idempotency): a retry with the same key and another request is refused.
+    fingerprint = DigestField(max_length=DIGEST_BYTES)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     # Records written before issue 25 hold the body here (a JSON string); later ones hold it
     # in `response_packed` and leave this None (games.services.idempotency.record_body).
     response_body = models.JSONField(null=True, blank=True)
     # The body's JSON text deflated against a dictionary of the API's answers, behind a
     # format byte (games.services.idempotency.body_pack): a move's 1.9-2.9 KB answer in
-    # 200-400 bytes, for every request of a day.
+    # 200-400 bytes, for every request of a day. From format 2 on, the kept headers (ETag,
+    # Location) are packed in front of the body and `response_headers` is None.
     response_packed = models.BinaryField(null=True, blank=True)
-    response_headers = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    response_headers = models.JSONField(null=True, blank=True)
+    # No index: the prune walks the primary key, whose order is the records' (a day's
+    # records are due together; games.services.retention.idempotency_prune).
+    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
