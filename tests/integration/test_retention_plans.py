@@ -48,7 +48,8 @@ def filled(db: Any) -> dict[str, Any]:
         _sql(
             """INSERT INTO notifications_outbox (recipient_id, address, game_id, move_seq, kind,
                 channel, key, payload, status, attempts, next_attempt_at, last_error, created_at)
-            SELECT %s, '', %s, n, 'your_turn', 'email', 'k' || n, '{}',
+            SELECT %s, '', %s, n, 'your_turn', 'email',
+                substring(sha256(convert_to('k' || n, 'UTF8')) FROM 1 FOR 16), '{}',
                 CASE WHEN n %% 20 = 0 THEN 'pending' ELSE 'sent' END, 1,
                 %s + n * interval '1 ms', '', %s + n * interval '1 ms'
             FROM generate_series(%s, %s) n""",
