@@ -75,3 +75,51 @@ class DigestField(models.BinaryField):
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         return None if value is None else bytes(value)  # PostgreSQL: a memoryview
+
+
+def events_packed(events: Any, action: Any, seat: Any) -> Any:
+    """A move's engine events as the move log stores them (issue 25): an event that begins
+    with its move's own type and seat ({"type": "draw", "seat": 2, ...}, most of them) without
+    those two keys, which the move's `action` and `seat` columns hold already. Every engine
+    event has a "type", so an event stored without one is such an event (events_unpacked)."""
+    if not isinstance(events, list) or not isinstance(action, dict):
+        return events
+    kind = action.get("type")
+    return [_event_packed(event, kind, seat) for event in events]
+
+
+def _event_packed(event: Any, kind: Any, seat: Any) -> Any:
+    if not isinstance(event, dict) or list(event)[:2] != ["type", "seat"]:
+        return event
+    if event["type"] != kind or event["seat"] != seat:
+        return event
+    return {key: value for key, value in event.items() if key not in ("type", "seat")}
+
+
+def events_unpacked(events: Any, action: Any, seat: Any) -> Any:
+    """The events as the engine wrote them, keys in their order: events_packed undone."""
+    if not isinstance(events, list):
+        return events
+    kind = action.get("type") if isinstance(action, dict) else None
+    return [
+        {"type": kind, "seat": seat, **event}
+        if isinstance(event, dict) and "type" not in event
+        else event
+        for event in events
+    ]
+
+
+class MoveEventsField(CompactJSONField):
+    """A move's engine events in compact JSON, stored without what repeats the move's own
+    action type and seat (events_packed, about half of a move's events' bytes). The move's
+    other columns are needed to store and to rebuild them: this field packs them when the row
+    is written (pre_save sees the row), and games.models.Move.from_db unpacks them when it is
+    read. The move object keeps the events as the engine wrote them."""
+
+    description = "A move's engine events, packed against the move's action and seat"
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        value = super().pre_save(model_instance, add)
+        return events_packed(
+            value, getattr(model_instance, "action", None), getattr(model_instance, "seat", None)
+        )

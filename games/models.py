@@ -8,6 +8,7 @@ business rules beyond what the database itself enforces.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +16,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.fields import DIGEST_BYTES, CompactJSONField, DigestField
+from games.fields import (
+    DIGEST_BYTES,
+    CompactJSONField,
+    DigestField,
+    MoveEventsField,
+    events_unpacked,
+)
 from games.players import player_name
 
 
@@ -342,9 +349,19 @@ class Move(models.Model):
     # JSON text, not jsonb: the log is kept for good (games.fields).
     action = CompactJSONField()
     # Engine events as produced, private draws included: the database is the server's own.
-    # Every output path filters them through engine.event_for.
-    events = CompactJSONField(default=list)
+    # Every output path filters them through engine.event_for. Stored without the type and
+    # seat an event repeats from its move (games.fields.MoveEventsField), rebuilt in from_db.
+    events = MoveEventsField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Move:
+        move = super().from_db(db, field_names, values)
+        # Loaded events rebuilt against the move's action and seat (loaded too, unless the
+        # query deferred them: then read on access).
+        if "events" in move.__dict__:
+            move.events = events_unpacked(move.events, move.action, move.seat)
+        return move
 
     class Meta:
         ordering = ["game", "seq"]
