@@ -69,8 +69,8 @@ class Event(models.Model):
     created_at = models.DateTimeField()
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Event:
-        event = super().from_db(db, field_names, values)
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> Event:
+        event = super().from_db(db, field_names, values, **kwargs)
         if "facts" in event.__dict__:
             event.facts = facts_unpacked(event.facts, event.kind)
         return event

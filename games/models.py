@@ -355,8 +355,8 @@ class Move(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Move:
-        move = super().from_db(db, field_names, values)
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> Move:
+        move = super().from_db(db, field_names, values, **kwargs)
         # Loaded events rebuilt against the move's action and seat (loaded too, unless the
         # query deferred them: then read on access).
         if "events" in move.__dict__:
