@@ -207,10 +207,11 @@ def finished_games(db: Any) -> dict[str, Any]:
         SELECT 0, 'human', 'joined', now(), '', id, %(user)s, false, '', '{}', 0, 0
         FROM games_game""",
         """INSERT INTO mailplay_replytoken (game_id, user_id, seat_number, token, created_at)
-        SELECT id, %(user)s, 0, replace(id::text, '-', ''), now() FROM games_game""",
+        SELECT id, %(user)s, 0, substring(sha256(convert_to(id::text, 'UTF8')) FROM 1 FOR 16),
+            now() FROM games_game""",
         """INSERT INTO mailplay_inboundmessage (message_key, message_id, from_address, source,
             received_at, status, reason, size, game_id, token_id, user_id)
-        SELECT t.token, '', '', 'pipe', now(), 'processed', 'applied', 0, t.game_id, t.id,
+        SELECT encode(t.token, 'hex'), '', '', 'pipe', now(), 'processed', 'applied', 0, t.game_id, t.id,
             %(user)s FROM mailplay_replytoken t""",
         """INSERT INTO notifications_gamepresence (user_id, game_id, last_seen_at)
         SELECT %(user)s, id, now() FROM games_game""",
