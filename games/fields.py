@@ -61,6 +61,8 @@ class DigestField(models.BinaryField):
 
     description = "A text stored as its 16-byte digest"
     _pyi_private_set_type: str | bytes
+    # The digest once read back (an object given a text holds the text until it is read again:
+    # mailplay.services.tokens.token_issued).
     _pyi_private_get_type: bytes
 
     def get_prep_value(self, value: Any) -> Any:
