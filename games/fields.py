@@ -1,4 +1,7 @@
-"""A JSON value stored as compact text, for the move log (issue 25).
+"""Fields that store less (issue 25): a JSON value as compact text (CompactJSONField), a move's
+events packed against the move (MoveEventsField), a text kept only as its digest (DigestField).
+
+A JSON value stored as compact text, for the move log:
 
 PostgreSQL's jsonb keeps, besides the value, a header for every object and array and an
 offset for every key and element: for the small objects of a move (`{"type": "draw"}`, its

@@ -411,7 +411,7 @@ class IdempotencyRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"idempotency {self.key!r} of user {self.user_id}"
+        return f"idempotency record {self.pk} of user {self.user_id}"
 
 
 class PlayerRating(models.Model):
