@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from functools import wraps
@@ -16,13 +15,14 @@ from rest_framework.views import APIView
 
 from api.errors import ApiError
 from api.renderers import JSONRenderer, prerendered
+from games.fields import digest
 from games.models import IdempotencyRecord
 from games.services.idempotency import (
     IdempotencyKeyTaken,
     idempotency_in_progress,
     idempotency_recorded,
     idempotency_store,
-    record_body,
+    record_answer,
 )
 
 HEADER = "Idempotency-Key"
@@ -33,7 +33,7 @@ _KEPT_HEADERS = ("ETag", "Location")
 ATTEMPTS = 3
 
 
-def _fingerprint(request: Request) -> str:
+def _fingerprint(request: Request) -> bytes:
     data: Any = request.data
     if hasattr(data, "lists"):  # form data: a QueryDict
         data = {key: values for key, values in data.lists()}
@@ -47,7 +47,8 @@ def _fingerprint(request: Request) -> str:
         sort_keys=True,
         default=str,
     )
-    return hashlib.sha256(raw.encode()).hexdigest()
+    # What records before issue 25 kept as 64 hex digits, its first 16 bytes (games.fields).
+    return digest(raw)
 
 
 def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
@@ -91,7 +92,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
 def _first_response(
     handler: Callable[..., Response],
     key: str,
-    fingerprint: str,
+    fingerprint: bytes,
     view: APIView,
     request: Request,
     *args: Any,
@@ -132,12 +133,12 @@ def _rendered(response: Response) -> str:
 
 
 def _replayed(record: IdempotencyRecord) -> Response:
-    body = record_body(record)
+    body, headers = record_answer(record)
     if isinstance(body, str):
         # json.loads keeps the keys' order, so the renderer writes the same bytes again.
         body = json.loads(body) if body else None
     response = Response(body, status=record.response_status)
-    for name, value in record.response_headers.items():
+    for name, value in headers.items():
         response[name] = value
     response[REPLAYED] = "true"
     return response

@@ -92,6 +92,7 @@ from accounts.services.retention import sessions_prune  # noqa: E402
 from clients.services.retention import feed_prune, tokens_prune  # noqa: E402
 from clients.services.tokens import account_token_create  # noqa: E402
 from clients.services.webhooks import webhook_create, webhooks_sweep  # noqa: E402
+from games.fields import DigestField  # noqa: E402
 from games.models import Game, Move, Seat  # noqa: E402
 from games.services import lobby  # noqa: E402
 from games.services.bots import stale_bot_games  # noqa: E402
@@ -217,6 +218,8 @@ def _column(field: models.Field, k: str, game_join: bool) -> str:
         return f'(SELECT new FROM clone_user cu WHERE cu.old = t."{field.column}" AND cu.k = {k})'
     if field.is_relation:
         return "NULL"  # a reference inside the copied rows (a token, an event): left out
+    if field.unique and isinstance(field, DigestField):
+        return f"substring(sha256({column} || convert_to('-' || {k}, 'UTF8')) FROM 1 FOR 16)"
     if field.unique and isinstance(field, models.CharField):
         return "NULL" if field.null else f"left({column}, {field.max_length - 8}) || '-' || {k}"
     if field.column in AGED:

@@ -6,11 +6,13 @@ Writes go through clients/services/, reads through clients/selectors.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.fields import CompactJSONField
+from clients.fields import EventFactsField, facts_unpacked
 
 
 class EventKind(models.TextChoices):
@@ -60,9 +62,18 @@ class Event(models.Model):
     first_seq = models.PositiveIntegerField(null=True, blank=True)
     # Public facts only, the same for every recipient (clients/payloads.py lists them by kind).
     # Compact JSON text, not jsonb (games.fields): a move's facts are two small numbers, and
-    # jsonb's offsets and header doubled them in a row written for every move.
-    facts = CompactJSONField(default=dict)
+    # jsonb's offsets and header doubled them in a row written for every move. A move's and a
+    # your_turn's facts are stored as the list of their values (clients.fields), rebuilt in
+    # from_db.
+    facts = EventFactsField(default=dict)
     created_at = models.DateTimeField()
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> Event:
+        event = super().from_db(db, field_names, values, **kwargs)
+        if "facts" in event.__dict__:
+            event.facts = facts_unpacked(event.facts, event.kind)
+        return event
 
     class Meta:
         ordering = ["id"]

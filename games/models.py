@@ -8,6 +8,7 @@ business rules beyond what the database itself enforces.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +16,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.fields import CompactJSONField
+from games.fields import (
+    DIGEST_BYTES,
+    CompactJSONField,
+    DigestField,
+    MoveEventsField,
+    events_unpacked,
+)
 from games.players import player_name
 
 
@@ -342,9 +349,19 @@ class Move(models.Model):
     # JSON text, not jsonb: the log is kept for good (games.fields).
     action = CompactJSONField()
     # Engine events as produced, private draws included: the database is the server's own.
-    # Every output path filters them through engine.event_for.
-    events = CompactJSONField(default=list)
+    # Every output path filters them through engine.event_for. Stored without the type and
+    # seat an event repeats from its move (games.fields.MoveEventsField), rebuilt in from_db.
+    events = MoveEventsField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> Move:
+        move = super().from_db(db, field_names, values, **kwargs)
+        # Loaded events rebuilt against the move's action and seat (loaded too, unless the
+        # query deferred them: then read on access).
+        if "events" in move.__dict__:
+            move.events = events_unpacked(move.events, move.action, move.seat)
+        return move
 
     class Meta:
         ordering = ["game", "seq"]
@@ -367,18 +384,26 @@ class IdempotencyRecord(models.Model):
         related_name="idempotency_records",
         db_index=False,
     )
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64)
+    # The client's key as its 16-byte digest (games.fields.DigestField): a lookup or INSERT
+    # by the key's text compares digests. 17 bytes in the row and in the (user, key) index
+    # where the text of a UUID took 37.
+    key = DigestField(max_length=DIGEST_BYTES)
+    # The first 16 bytes of the SHA-256 of the request's method, path, body and If-Match
+    # (api.idempotency): a retry with the same key and another request is refused.
+    fingerprint = DigestField(max_length=DIGEST_BYTES)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     # Records written before issue 25 hold the body here (a JSON string); later ones hold it
     # in `response_packed` and leave this None (games.services.idempotency.record_body).
     response_body = models.JSONField(null=True, blank=True)
     # The body's JSON text deflated against a dictionary of the API's answers, behind a
     # format byte (games.services.idempotency.body_pack): a move's 1.9-2.9 KB answer in
-    # 200-400 bytes, for every request of a day.
+    # 200-400 bytes, for every request of a day. From format 2 on, the kept headers (ETag,
+    # Location) are packed in front of the body and `response_headers` is None.
     response_packed = models.BinaryField(null=True, blank=True)
-    response_headers = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    response_headers = models.JSONField(null=True, blank=True)
+    # No index: the prune walks the primary key, whose order is the records' (a day's
+    # records are due together; games.services.retention.idempotency_prune).
+    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -386,7 +411,7 @@ class IdempotencyRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"idempotency {self.key!r} of user {self.user_id}"
+        return f"idempotency record {self.pk} of user {self.user_id}"
 
 
 class PlayerRating(models.Model):

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.fields import DIGEST_BYTES, DigestField
+
 
 class ReplyToken(models.Model):
     """One reply address, made for one email (docs/play-by-email-replies.md).
@@ -31,8 +33,11 @@ class ReplyToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reply_tokens"
     )
     seat_number = models.PositiveSmallIntegerField()
-    # 32 lowercase base32 characters, 160 random bits (mailplay/services/tokens.py).
-    token = models.CharField(max_length=64, unique=True)
+    # 32 lowercase base32 characters, 160 random bits (mailplay/services/tokens.py), stored as
+    # their 16-byte digest (games.fields.DigestField: a lookup by the text compares digests;
+    # the text is on the object only when it is issued, for its email). A credential kept
+    # hashed, in 17 bytes where its text took 33, in the row and in its unique index.
+    token = DigestField(max_length=DIGEST_BYTES, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)

@@ -53,14 +53,14 @@ def public_payload(payload: dict[str, Any]) -> dict[str, Any]:
 class OutboxAdmin(ViewOnlyAdmin):
     list_display = ["id", "kind", "recipient", "status", "attempts", "next_attempt_at", "sent_at"]
     list_filter = ["status", "kind", "channel"]
-    search_fields = ["key", "recipient__username", "recipient__email"]
+    # Not the key: it is stored as a digest (games.fields.DigestField).
+    search_fields = ["recipient__username", "recipient__email"]
     readonly_fields = [
         "kind",
         "channel",
         "recipient",
         "game",
         "move_seq",
-        "key",
         "status",
         "attempts",
         "next_attempt_at",

@@ -39,7 +39,9 @@ def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
         if "memory" in stored
         else BotMemory(seat=seat.seated_number, players=game.players, hand=table.hand)
     )
-    moves = Move.objects.filter(game=game, seq__gt=seen).order_by("seq").only("events", "seq")
+    # Action and seat too: a move's events are stored against them (Move.from_db).
+    moves = Move.objects.filter(game=game, seq__gt=seen).order_by("seq")
+    moves = moves.only("events", "seq", "action", "seat")
     for move in moves:
         for event in move.events:
             memory.observe(engine.event_for(event, seat.number))

@@ -11,8 +11,12 @@ records were written whole; a duplicate is told to retry later (409) until it is
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import zlib
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.db import IntegrityError
@@ -28,8 +32,11 @@ ABANDONED_AFTER = timedelta(seconds=60)
 
 
 # A stored body's first byte says how the rest is packed, so the dictionary can change without
-# breaking the records of the last day: 1 is raw deflate against _DICTIONARY_1.
+# breaking the records of the last day: 1 is raw deflate against _DICTIONARY_1 of the body
+# (the headers in the record's `response_headers`), 2 raw deflate at level 9 against
+# _DICTIONARY_2 of a line of the headers and the body (body_pack).
 _FORMAT_1 = 1
+_FORMAT_2 = 2
 # An answer of the game API, its ids and names neutral: what deflate finds again in most
 # answers (the keys, the seats block, the options, the legal actions' shapes). Never change
 # it in place: add a format with a new dictionary and keep reading this one for a day.
@@ -65,24 +72,62 @@ _DICTIONARY_1 = (
 )
 
 
-def body_pack(body: str) -> bytes:
-    """A response body's JSON text as an idempotency record stores it (a sixth to a tenth of it
-    for a game's answer): its format byte, then raw deflate against the format's dictionary."""
+# Six answers of a game's moves from two bench games (bench/footprint.py's), their names,
+# ids, times and hand commitment made neutral, then _DICTIONARY_1: what deflate finds again
+# in an answer besides the keys (melds, adds and discards shaped as in play, a seats block).
+# Against it at level 9 a move's answer packs about a tenth smaller than against
+# _DICTIONARY_1 alone (docs/benchmarks.md). Never change the file: its digest is checked.
+_DICTIONARY_2_FILE = Path(__file__).with_name("idempotency_dictionary_2.txt")
+_DICTIONARY_2_SHA256 = "34271da9926af82b94f513152b54579a96deac63728a1c94fb8f94eefbcbfe89"
+
+
+@functools.cache
+def _dictionary_2() -> bytes:
+    dictionary = _DICTIONARY_2_FILE.read_bytes()
+    if hashlib.sha256(dictionary).hexdigest() != _DICTIONARY_2_SHA256:
+        raise RuntimeError(f"{_DICTIONARY_2_FILE} changed: idempotency records need it as it was")
+    return dictionary
+
+
+def body_pack(body: str, headers: dict[str, str] | None = None) -> bytes:
+    """A response's body (its JSON text) and kept headers as an idempotency record stores them
+    (about an eighth of a game's answer): format 2, then raw deflate at level 9 against the
+    dictionary of the headers as a line of compact JSON (empty for none) and the body."""
+    line = json.dumps(headers, separators=(",", ":")) if headers else ""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _dictionary_2())
+    text = f"{line}\n{body}".encode()
+    return bytes([_FORMAT_2]) + packer.compress(text) + packer.flush()
+
+
+def body_pack_format_1(body: str) -> bytes:
+    """The body alone as format 1 stored it (its headers in `response_headers`): for the
+    migration that goes back to it (games 0014)."""
     packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
     return bytes([_FORMAT_1]) + packer.compress(body.encode()) + packer.flush()
 
 
-def record_body(record: IdempotencyRecord) -> Any:
-    """The stored body: the JSON text of a packed record, or what a record written before
-    packing holds (a JSON string, or an object from before that)."""
+def record_answer(record: IdempotencyRecord) -> tuple[Any, dict[str, str]]:
+    """The stored body and headers: the JSON text of a packed record, or what a record written
+    before packing holds (a JSON string, or an object from before that); the headers packed
+    with it (format 2) or in `response_headers` (before)."""
     packed = record.response_packed
     if packed is None:
-        return record.response_body
+        return record.response_body, record.response_headers or {}
     packed = bytes(packed)  # PostgreSQL hands back a memoryview
-    if packed[0] != _FORMAT_1:
+    if packed[0] not in (_FORMAT_1, _FORMAT_2):
         raise ValueError(f"idempotency record {record.pk}: unknown body format {packed[0]}")
-    unpacker = zlib.decompressobj(-15, _DICTIONARY_1)
-    return (unpacker.decompress(packed[1:]) + unpacker.flush()).decode()
+    dictionary = _dictionary_2() if packed[0] == _FORMAT_2 else _DICTIONARY_1
+    unpacker = zlib.decompressobj(-15, dictionary)
+    text = (unpacker.decompress(packed[1:]) + unpacker.flush()).decode()
+    if packed[0] == _FORMAT_1:
+        return text, record.response_headers or {}
+    line, body = text.split("\n", 1)
+    return body, json.loads(line) if line else {}
+
+
+def record_body(record: IdempotencyRecord) -> Any:
+    """The stored body (record_answer's first part)."""
+    return record_answer(record)[0]
 
 
 class IdempotencyKeyTaken(Exception):
@@ -91,7 +136,7 @@ class IdempotencyKeyTaken(Exception):
 
 
 def idempotency_store(
-    *, user: Any, key: str, fingerprint: str, status: int, body: str, headers: dict[str, str]
+    *, user: Any, key: str, fingerprint: bytes, status: int, body: str, headers: dict[str, str]
 ) -> None:
     """Write the record with the first response, in the request's transaction (its one
     statement). Raises IdempotencyKeyTaken when the key has a record already; the caller's
@@ -101,8 +146,8 @@ def idempotency_store(
         key=key,
         fingerprint=fingerprint,
         response_status=status,
-        response_packed=body_pack(body),
-        response_headers=headers,
+        response_packed=body_pack(body, headers),
+        response_headers=None,
     )
     try:
         compiled_insert(record)  # compiled once per database (games.services.compiled)
@@ -110,7 +155,7 @@ def idempotency_store(
         raise IdempotencyKeyTaken from exc
 
 
-def idempotency_recorded(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | None:
+def idempotency_recorded(*, user: Any, key: str, fingerprint: bytes) -> IdempotencyRecord | None:
     """After IdempotencyKeyTaken, the transaction rolled back: the record whose response
     answers this request, or None when the key is free again (the record is gone, or was an
     abandoned open claim and is now removed): run the request again.

@@ -145,10 +145,10 @@ def walk_prune(
 def idempotency_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
     """Idempotency records older than CANASTA_IDEMPOTENCY_RETENTION_HOURS (24, as Stripe keeps
     them): a client retries a request within seconds or minutes; a day later the key is free
-    again. Along the records' `created_at` index."""
+    again. Along the primary key (walk_prune: the records have no index of `created_at`, which
+    cost about 25 bytes a request)."""
     cutoff = (now or timezone.now()) - timedelta(hours=settings.CANASTA_IDEMPOTENCY_RETENTION_HOURS)
-    old = IdempotencyRecord.objects.filter(created_at__lt=cutoff)
-    return range_prune(old, key="created_at", budget=budget)
+    return walk_prune(IdempotencyRecord, before=cutoff, budget=budget)
 
 
 # Games per retirement transaction: each brings its reply addresses (one per email sent for

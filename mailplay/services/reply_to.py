@@ -16,7 +16,7 @@ from typing import Any
 
 from games.models import Seat, SeatKind
 from mailplay.services.answers import REPLY_BY_EMAIL
-from mailplay.services.tokens import reply_address, reply_token_issue
+from mailplay.services.tokens import reply_address, reply_token_issue, token_issued
 from notifications.models import Outbox, OutboxChannel, OutboxKind
 
 TURN_KINDS = frozenset({OutboxKind.YOUR_TURN, OutboxKind.REMINDER})
@@ -62,4 +62,4 @@ def reply_address_for_row(row: Outbox) -> str | None:
     token = reply_token_issue(
         game=row.game, user=row.recipient, seat_number=seat_number, moment=moment
     )
-    return reply_address(token.token)
+    return reply_address(token_issued(token))

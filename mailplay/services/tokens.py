@@ -88,6 +88,15 @@ def reply_token_issue(
     return token
 
 
+def token_issued(token: ReplyToken) -> str:
+    """The text of a token this process just issued (reply_token_issue). The database keeps
+    only its digest: a token read back from it has no text to give."""
+    text: object = token.token  # typed as what is read back: the digest
+    if not isinstance(text, str):
+        raise ValueError(f"reply token {token.pk}: read back, only its digest is known")
+    return text
+
+
 def reply_token_revoke(*, game: Any, user: Any) -> int:
     """Revoke every live token of the player in the game (a leaked address); returns how
     many."""

@@ -2,8 +2,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games.fields import digest
 from games.models import Game, IdempotencyRecord, Move
-from games.services.idempotency import record_body
+from games.services.idempotency import body_pack_format_1, record_body
 from tests.api.helpers import code_of, url
 from tests.game_fixtures import current_table
 
@@ -37,18 +38,37 @@ def test_a_record_stores_its_answer_packed_and_replays_it_byte_for_byte(clients,
     first = _draw(mover, game, "k-p")
     record = IdempotencyRecord.objects.get(key="k-p")
 
-    # The answer deflated against the API's dictionary: a small part of its JSON text.
-    assert record.response_body is None
+    # The answer deflated against the API's dictionary: a small part of its JSON text, its
+    # headers packed with it; the key and the request's fingerprint as 16-byte digests.
+    assert record.response_body is None and record.response_headers is None
     assert len(bytes(record.response_packed)) * 4 < len(first.content)
-    assert _draw(mover, game, "k-p").content == first.content
+    assert record.key == digest("k-p") and len(record.fingerprint) == 16
+    again = _draw(mover, game, "k-p")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+
+
+def test_a_record_packed_with_its_headers_apart_is_replayed(clients, game):
+    mover = clients[NAME_AT[current_table(game).turn]]
+    first = _draw(mover, game, "k-f1")
+    # As a record of the first packed format stored it: the body alone, the headers apart.
+    IdempotencyRecord.objects.filter(key="k-f1").update(
+        response_packed=body_pack_format_1(first.content.decode()),
+        response_headers={"ETag": first["ETag"]},
+    )
+
+    again = _draw(mover, game, "k-f1")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
 
 
 def test_a_record_written_before_packing_is_replayed(clients, game):
     mover = clients[NAME_AT[current_table(game).turn]]
     first = _draw(mover, game, "k-old")
-    # As a record written before issue 25 stored it: the JSON text, nothing packed.
+    # As a record written before issue 25 stored it: the JSON text, nothing packed, the
+    # headers in their column.
     IdempotencyRecord.objects.filter(key="k-old").update(
-        response_body=first.content.decode(), response_packed=None
+        response_body=first.content.decode(),
+        response_packed=None,
+        response_headers={"ETag": first["ETag"]},
     )
 
     again = _draw(mover, game, "k-old")

@@ -27,14 +27,15 @@ def _row_bytes(table: str) -> int:
         return int(cursor.fetchone()[0])
 
 
-def test_the_feed_keeps_no_more_than_the_move_log_per_move(users, game):
+def test_the_feed_keeps_about_what_the_move_log_keeps_per_move(users, game):
     """Before: a `move` row per player per move, each with the moves, names and game data
-    copied in: about 17 times the move log."""
+    copied in: about 17 times the move log. The move log then shrank too (its events stored
+    without the type and seat they repeat, issue 25): the feed is within a quarter of it."""
     play_random(game, 150, random.Random(3))
     moves = Move.objects.count()
     feed, log = _row_bytes("clients_event") / moves, _row_bytes("games_move") / moves
     print(f"\nbytes per move: feed {feed:.0f}, move log {log:.0f} ({feed / log:.2f}x)")
-    assert feed <= log
+    assert feed <= 1.25 * log
 
 
 def test_a_move_is_one_row_for_everyone_at_the_table(users, game):

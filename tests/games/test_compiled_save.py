@@ -53,6 +53,7 @@ def test_a_row_that_is_gone_is_an_error(users):
 def test_each_insert_writes_its_own_row_and_a_duplicate_is_refused(users):
     from django.db import IntegrityError
 
+    from games.fields import digest
     from games.models import IdempotencyRecord
     from games.services.compiled import compiled_insert
 
@@ -66,10 +67,12 @@ def test_each_insert_writes_its_own_row_and_a_duplicate_is_refused(users):
             response_headers={"ETag": key},
         )
         compiled_insert(record)
+    # Key and fingerprint are stored as their digests (games.fields.DigestField).
     stored = {r.key: r for r in IdempotencyRecord.objects.all()}
-    assert stored["b"].response_status == 422 and stored["b"].response_headers == {"ETag": "b"}
-    assert stored["a"].fingerprint == "fa" and stored["a"].response_body == '{"x": 1}'
-    assert stored["a"].created_at is not None and stored["a"].user == users["bob"]
+    a, b = stored[digest("a")], stored[digest("b")]
+    assert b.response_status == 422 and b.response_headers == {"ETag": "b"}
+    assert a.fingerprint == digest("fa") and a.response_body == '{"x": 1}'
+    assert a.created_at is not None and a.user == users["bob"]
     with pytest.raises(IntegrityError), transaction.atomic():
         compiled_insert(IdempotencyRecord(user=users["bob"], key="a", fingerprint="x"))
 

@@ -18,9 +18,9 @@ from clients.services.tokens import token_create
 from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
 from games.models import Game
-from mailplay.models import ReplyToken
 from notifications.models import Outbox
 from tests.clients.helpers import FakeReceiver, fake_dns
+from tests.leaks.conftest import reply_tokens
 from tests.mailplay.conftest import deliver, game, mail_settings, mails_to, people, receive  # noqa: F401
 from tests.mailplay.helpers import a_discard, reply
 
@@ -66,7 +66,7 @@ def _ours() -> list[tuple[Any, Any]]:
 
 def test_no_admin_page_shows_a_hand_or_a_credential(played, operator, client):
     client.force_login(operator)
-    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    tokens = list(reply_tokens())
     assert tokens and Outbox.objects.filter(payload__has_key="view").exists()
     pages = 0
     for model, _ in _ours():

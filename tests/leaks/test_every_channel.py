@@ -52,6 +52,7 @@ from tests.api.helpers import url
 from tests.api.test_leak import cards_in, public_cards, visible_to
 from tests.clients.helpers import FakeReceiver, fake_dns
 from tests.game_fixtures import client_for, current_table
+from tests.leaks.conftest import reply_tokens
 from web.views import game as game_views
 
 CONFIGS = [
@@ -190,7 +191,7 @@ class Harness:
         )
         tokens = [
             token
-            for token, user_id in ReplyToken.objects.values_list("token", "user_id")
+            for token, user_id in reply_tokens().items()
             if self.seat_of.get(user_id) != seat or seat is None
         ]
         return seeds + tokens

@@ -20,11 +20,11 @@ from clients.services import webhook_delivery
 from clients.services.webhook_delivery import webhook_run
 from clients.services.webhooks import webhook_create
 from games.models import Game
-from mailplay.models import ReplyToken
 from notifications.models import Outbox
 from notifications.services.outbox import outbox_sweep
 from tests.clients.helpers import FakeReceiver, fake_dns, token_client, whole_turn
 from tests.game_fixtures import game, user_at, users  # noqa: F401
+from tests.leaks.conftest import reply_tokens
 
 DOMAIN = "canasta.test"
 # Any reply address of ours, whatever its token looks like.
@@ -57,14 +57,14 @@ def receiver(monkeypatch: pytest.MonkeyPatch) -> FakeReceiver:
 
 
 def _tokens() -> list[str]:
-    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    tokens = list(reply_tokens())
     assert tokens, "the turn email was sent, so its player has a reply token"
     return tokens
 
 
 def _assert_no_reply_address(text: str, where: str) -> None:
     assert not ADDRESS.search(text), f"{where}: a reply address"
-    for token in ReplyToken.objects.values_list("token", flat=True):
+    for token in reply_tokens():
         assert token not in text, f"{where}: a reply token"
 
 
@@ -83,7 +83,7 @@ def _turn_passed(game: Game, players: dict[str, Any]) -> Any:  # noqa: F811
 def test_the_turn_email_carries_the_reply_address(players, game):  # noqa: F811
     nxt = _turn_passed(game, players)
 
-    (token,) = ReplyToken.objects.filter(user=nxt).values_list("token", flat=True)
+    (token,) = [text for text, user_id in reply_tokens().items() if user_id == nxt.pk]
     (turn,) = [m for m in mail.outbox if m.to == [nxt.email]]
     assert turn.reply_to == [f"play+{token}@{DOMAIN}"]
     assert "HOW TO REPLY" in turn.body

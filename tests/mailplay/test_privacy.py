@@ -5,9 +5,11 @@ import logging
 from django.core import mail
 from rest_framework.test import APIClient
 
+from games.fields import digest
 from games.models import Game
 from mailplay.models import ReplyToken
 from mailplay.services.autodraw import mail_player_set
+from mailplay.services.tokens import token_in_address
 from tests.mailplay.conftest import deliver, receive
 from tests.mailplay.helpers import a_discard, choices, reply
 
@@ -29,6 +31,12 @@ def _play_some_turns_by_email(game, turns):
     return statuses
 
 
+def _texts() -> set[str]:
+    """The tokens the emails sent so far carry (stored, they are digests)."""
+    found = {token_in_address(a) for m in mail.outbox for a in (m.reply_to or [])}
+    return {text for text in found if text}
+
+
 def test_the_token_reaches_its_player_only(game, people, caplog):
     caplog.set_level(logging.DEBUG)
     mail_player_set(user=people["bob"], auto_draw=True)  # forced draws too
@@ -37,13 +45,17 @@ def test_the_token_reaches_its_player_only(game, people, caplog):
 
     tokens = list(ReplyToken.objects.select_related("user"))
     assert {t.user.username for t in tokens} == set(NAMES)
-    for token in tokens:
+    # The tokens are stored as their digests: their texts are in the emails' reply addresses.
+    texts = {token_in_address(m.reply_to[0]) for m in mail.outbox if m.reply_to}
+    assert {digest(text) for text in texts} <= {token.token for token in tokens}
+    for text in texts:
+        [token] = [t for t in tokens if t.token == digest(text)]
         mine = f"{token.user.username}@example.com"
         # Every email that carries the token is its own player's.
-        carrying = [m for m in mail.outbox if token.token in m.message().as_string()]
+        carrying = [m for m in mail.outbox if text in m.message().as_string()]
         assert all(m.to == [mine] for m in carrying)
-        assert token.token not in caplog.text
-        assert not any(token.token in status for status in statuses)
+        assert text not in caplog.text
+        assert not any(text in status for status in statuses)
     # And every email with a reply address carries one of its recipient's own tokens.
     for message in mail.outbox:
         if message.reply_to:
@@ -53,7 +65,7 @@ def test_the_token_reaches_its_player_only(game, people, caplog):
 
 def test_no_api_response_or_page_shows_a_token(game, people):
     _play_some_turns_by_email(game, turns=2)
-    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    tokens = _texts()
     assert tokens
     for name in (*NAMES, "eve"):
         api = APIClient()
@@ -69,7 +81,8 @@ def test_no_api_response_or_page_shows_a_token(game, people):
 
 def test_the_web_game_page_shows_no_token(game, people, client):
     _play_some_turns_by_email(game, turns=1)
-    tokens = list(ReplyToken.objects.values_list("token", flat=True))
+    tokens = _texts()
+    assert tokens
     for name in NAMES:
         client.force_login(people[name])
         body = client.get(f"/games/{game.pk}/").content.decode()
@@ -82,7 +95,8 @@ def test_the_admin_never_shows_a_token(game, people, client):
     admin.is_staff = admin.is_superuser = True
     admin.save()
     client.force_login(admin)
-    token = ReplyToken.objects.first()
+    text = sorted(_texts())[0]
+    token = ReplyToken.objects.get(token=text)
     for url in (
         "/admin/mailplay/replytoken/",
         f"/admin/mailplay/replytoken/{token.pk}/change/",
@@ -90,5 +104,5 @@ def test_the_admin_never_shows_a_token(game, people, client):
     ):
         response = client.get(url)
         assert response.status_code == 200
-        assert token.token not in response.content.decode()
-    assert token.token not in str(token) and token.token not in repr(token)
+        assert text not in response.content.decode()
+    assert text not in str(token) and text not in repr(token)

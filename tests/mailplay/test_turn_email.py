@@ -4,6 +4,8 @@ own, an HTML part, the deadline, the reply address and how to reply."""
 import json
 import re
 
+import pytest
+
 from games import engine
 from games.models import Game, GameState
 from games.services import lobby
@@ -129,3 +131,20 @@ def test_every_email_gets_its_own_token_and_revoking_kills_them_all(game, people
     assert not live.exists()
     third = reply_token_issue(game=game, user=people["bob"], seat_number=2)
     assert third.is_active and third.token not in (first.token, second.token)
+
+
+def test_a_token_read_back_has_only_its_digest(game, people):
+    from games.fields import digest
+    from mailplay.models import ReplyToken
+    from mailplay.services.tokens import reply_token_issue, token_issued
+
+    issued = reply_token_issue(
+        game=Game.objects.select_related("state").get(pk=game.pk),
+        user=people["bob"],
+        seat_number=2,
+    )
+    text = token_issued(issued)
+    stored = ReplyToken.objects.get(token=text)
+    assert stored.token == digest(text)
+    with pytest.raises(ValueError, match="only its digest"):
+        token_issued(stored)

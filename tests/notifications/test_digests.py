@@ -4,6 +4,7 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.core import mail
 
+from games.fields import digest
 from games.models import Game, Seat
 from notifications.models import NotificationPreference, Outbox
 from notifications.selectors import games_waiting_for
@@ -118,9 +119,9 @@ def test_the_digest_hour_is_the_players_own_hour_summer_and_winter(people):
         assert digest_send_due() == 1  # alice: 07:00 in Berlin (CEST)
     keys = Outbox.objects.filter(kind="digest").order_by("id").values_list("key", flat=True)
     assert list(keys) == [
-        f"digest:{alice.pk}:2026-12-01",
-        f"digest:{bob.pk}:2026-12-01",
-        f"digest:{alice.pk}:2027-07-01",
+        digest(f"digest:{alice.pk}:2026-12-01"),
+        digest(f"digest:{bob.pk}:2026-12-01"),
+        digest(f"digest:{alice.pk}:2027-07-01"),
     ]
 
 
