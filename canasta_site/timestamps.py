@@ -1,7 +1,7 @@
 """PostgreSQL timestamps read by psycopg's C loader instead of Django's Python one.
 
 Django 5.2 reads every `timestamptz` column through `BaseTzLoader`, a subclass of psycopg's
-pure-Python `TimestamptzLoader` (django/db/backends/postgresql/psycopg_any.py): the C loader of
+pure-Python `TimestamptzLoader` (Django's postgresql backend, module psycopg_any): the C loader of
 psycopg[binary] cannot be subclassed, so every datetime a query returns is parsed in Python
 (about 4.5 µs each on this machine, against 1.2 µs here). A move reads about 36 of them (the
 locked game, its seats, their users and preferences), an email about 20: issue 25's profile

@@ -176,22 +176,10 @@ def pickup_actions(
     """Every way to take the pile now (with an initial meld where one is needed)."""
     if t.over or seat != t.turn or t.phase != "draw" or not t.discard:
         return []
-    top = t.discard[-1]
-    if t.rules.is_pile_blocker(top, t.settings):
+    chosen = _pickup_options(t, seat, accept)
+    if chosen is None:
         return []
-    hand = t.hands[seat]
-    key = top[0]
-    # The top card is never wild here (a blocker), so cards of its rank are naturals.
-    naturals = [c for c in hand if c[0] == key and c != JOKER]
-    frozen = False
-    if accept is not None:
-        options = _card_options(hand, naturals)
-    else:
-        default = _default_frozen(t, seat, key, naturals)
-        if default is None:
-            return []
-        frozen = default
-        options = _default_options(t, seat, key, hand, naturals, frozen)
+    options, frozen = chosen
     need = minimum(t, t.side_of(seat))
     found: list[ActionJSON] = []
     incoming: list[list[Card]] = []
@@ -204,6 +192,26 @@ def pickup_actions(
             if first_only:
                 break
     return found
+
+
+def _pickup_options(
+    t: Table, seat: int, accept: Accept | None
+) -> tuple[list[list[Card] | None], bool] | None:
+    """The hand cards to try with the top card, and whether the pile is frozen for this seat;
+    None when no way can take it. With `accept` (the trial oracle) every option is tried."""
+    top = t.discard[-1]
+    if t.rules.is_pile_blocker(top, t.settings):
+        return None
+    hand = t.hands[seat]
+    key = top[0]
+    # The top card is never wild here (a blocker), so cards of its rank are naturals.
+    naturals = [c for c in hand if c[0] == key and c != JOKER]
+    if accept is not None:
+        return _card_options(hand, naturals), False
+    frozen = _default_frozen(t, seat, key, naturals)
+    if frozen is None:
+        return None
+    return _default_options(t, seat, key, hand, naturals, frozen), frozen
 
 
 def natural_groups(t: Table, hand: list[Card]) -> tuple[dict[str, list[Card]], list[Card]]:
