@@ -316,7 +316,12 @@
     var old = table();
     if (!fresh || !old) return false;
     // Two refreshes may cross (a poll and a move): never go back to an older version.
-    if (parseInt(fresh.dataset.version, 10) < parseInt(old.dataset.version, 10)) return false;
+    var freshVersion = parseInt(fresh.dataset.version, 10);
+    var oldVersion = parseInt(old.dataset.version, 10);
+    if (freshVersion < oldVersion) return false;
+    // A move's own refresh clears the selection made for that move; but when a poll showed
+    // the move's table first, the player may already be choosing on it: keep that.
+    if (freshVersion === oldVersion) keep = true;
     var state = saveState();
     var scrollY = window.scrollY;
     // The chat's form lives in the table: what is being typed survives the refresh.
