@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+import pytest
+
+from games.bots import MATCH_AWARE_VARIABLE, strong_budget
 from games.bots.strong import Budget, MatchOdds, StrongBot
 from games.engine import deal, is_legal, player_view
 
@@ -31,11 +35,18 @@ def test_near_the_start_a_point_of_lead_is_worth_about_a_point() -> None:
     assert 0.8 < slope < 1.3
 
 
-def test_tiles_rounds_and_point_look_ahead_keep_the_hand_score() -> None:
+def test_tiles_has_no_match_odds_and_the_bot_plays_either_way() -> None:
     assert MatchOdds.of(deal("tiles", 4, "5" * 64), 1.2) is None
-    bot = StrongBot(Budget(samples=2, min_samples=2, work=120, horizon=30, match_aware=False))
+    assert not Budget().match_aware  # off by default, as measured
     t = deal("classic", 4, "5" * 64, hand_number=3, scores=[3000, 2500])
-    action = bot.choose(player_view(t, t.turn), None, random.Random(1))
-    assert is_legal(t, t.turn, action)
-    action = StrongBot(QUICK_STRONG).choose(player_view(t, t.turn), None, random.Random(1))
-    assert is_legal(t, t.turn, action)
+    for aware in (False, True):
+        bot = StrongBot(replace(QUICK_STRONG, match_aware=aware))
+        action = bot.choose(player_view(t, t.turn), None, random.Random(1))
+        assert is_legal(t, t.turn, action)
+
+
+def test_the_measuring_variable_turns_it_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MATCH_AWARE_VARIABLE, raising=False)
+    assert not strong_budget().match_aware
+    monkeypatch.setenv(MATCH_AWARE_VARIABLE, "1")
+    assert strong_budget().match_aware
