@@ -35,19 +35,23 @@ class Bot(Protocol):
 # Measuring only (docs/bots.md): `CANASTA_STRONG_SHORT=ROUNDS,DEALS[,KINDS[,HELD]]` turns on `strong`'s short
 # look-ahead on discards and pickups in this process (and the simulator's workers).
 SHORT_LOOKAHEAD_VARIABLE = "CANASTA_STRONG_SHORT"
+# Measuring only: `CANASTA_STRONG_MATCH=1` turns on `strong`'s match-aware look-ahead.
+MATCH_AWARE_VARIABLE = "CANASTA_STRONG_MATCH"
 
 
 def strong_budget() -> Budget:
     """`strong`'s thinking budget: the default, or the short look-ahead being measured."""
     setting = os.environ.get(SHORT_LOOKAHEAD_VARIABLE, "").strip()
+    aware = os.environ.get(MATCH_AWARE_VARIABLE, "").strip() not in ("", "0")
     if not setting:
-        return Budget()
+        return replace(Budget(), match_aware=aware)
     # ROUNDS,DEALS[,KINDS[,HELD]]: KINDS "d" discards, "p" pickups (default both); HELD the
     # points a card still held is worth at the horizon.
     rounds, deals, kinds, held = [*setting.split(","), "", "", ""][:4]
     kinds = kinds or "dp"
     return replace(
         Budget(),
+        match_aware=aware,
         short_rounds=int(rounds),
         short_samples=int(deals or 4),
         short_discards=Budget.short_discards if "d" in kinds else 0,

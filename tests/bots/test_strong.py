@@ -20,7 +20,9 @@ def test_it_plays_each_variant_in_its_own_style():
     assert strong_style("family", 2).danger_weight == strong_style("family", 4).danger_weight == 2
     assert strong_style("tiles").danger_weight == 2 < STRONG_STYLE.danger_weight
     assert strong_style("tiles").keep_cards == 7
-    assert strong_style("party", 2) == replace(STRONG_STYLE, danger_weight=2, freeze_at=99)
+    assert strong_style("party", 2) == replace(
+        STRONG_STYLE, danger_weight=2, freeze_at=99, take_min_pile=3, out_canastas=2
+    )
     assert strong_style("party", 4) == STRONG_STYLE
     assert strong_style("party", 3) == replace(STRONG_STYLE, danger_weight=1, freeze_at=99)
     assert strong_style("party", 6) == STRONG_STYLE
