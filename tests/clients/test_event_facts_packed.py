@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from clients.fields import facts_packed, facts_unpacked
 from clients.models import Event
+from tests.migrations import migrate_latest, migrate_to
 
 FACTS = {
     "move": [{"version": 5, "turn": 0}, {"version": 9, "turn": 1, "status": "finished"}],
@@ -53,17 +53,10 @@ BEFORE = [("clients", "0010_event_facts_compact_json")]
 AFTER = [("clients", "0011_event_facts_packed")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_packs_the_feed_and_unpacks_it_going_back() -> None:
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         user = apps.get_model("auth", "User").objects.create(username="e1")
         game = apps.get_model("games", "Game").objects.create(
             variant="classic", players=2, created_by_id=user.pk
@@ -77,13 +70,12 @@ def test_the_migration_packs_the_feed_and_unpacks_it_going_back() -> None:
             for facts in cases
         ]
 
-        _migrate(AFTER)
+        migrate_to(AFTER)
         assert all(isinstance(_stored(row.pk), list) for row in rows)
         assert [Event.objects.get(pk=row.pk).facts for row in rows] == [r.facts for r in rows]
 
-        _migrate(BEFORE)
+        migrate_to(BEFORE)
         assert [_stored(row.pk) for row in rows] == [row.facts for row in rows]
         assert [list(_stored(row.pk)) for row in rows] == [list(row.facts) for row in rows]
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_latest()

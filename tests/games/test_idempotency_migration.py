@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.fields import digest
 from games.services.idempotency import (
@@ -18,6 +15,7 @@ from games.services.idempotency import (
     idempotency_recorded,
     record_answer,
 )
+from tests.migrations import migrate_latest, migrate_to
 
 BEFORE = [("games", "0013_game_archive_index")]
 AFTER = [("games", "0014_idempotency_digests")]
@@ -25,17 +23,10 @@ BODY = json.dumps({"id": "g", "version": 7, "seats": [{"seat": 0}]}, separators=
 REQUEST = '{"body": {"actions": []}, "method": "POST"}'
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_records_keep_their_answers_both_ways() -> None:
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         user = apps.get_model("auth", "User").objects.create(username="i1")
         record = apps.get_model("games", "IdempotencyRecord")
         old = {"user_id": user.pk, "response_status": 200}
@@ -50,7 +41,7 @@ def test_records_keep_their_answers_both_ways() -> None:
             key="k-text", fingerprint="f", response_body=BODY, response_headers={}, **old
         )
 
-        _migrate(AFTER)
+        migrate_to(AFTER)
         from django.contrib.auth import get_user_model
 
         from games.models import IdempotencyRecord
@@ -69,7 +60,7 @@ def test_records_keep_their_answers_both_ways() -> None:
             response_packed=body_pack(BODY, {"Location": "/g/"}),
         )
 
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         record = apps.get_model("games", "IdempotencyRecord")
         rows = {row.key: row for row in record.objects.all()}
         new = rows[digest("k-new").hex()]
@@ -78,5 +69,4 @@ def test_records_keep_their_answers_both_ways() -> None:
         assert record_answer(new) == (BODY, {"Location": "/g/"})
         assert record_answer(rows[digest("k-packed").hex()]) == (BODY, {"ETag": '"v7"'})
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_latest()

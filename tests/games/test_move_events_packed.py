@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.fields import events_packed, events_unpacked
 from games.models import Move
+from tests.migrations import migrate_latest, migrate_to
 
 DRAW = {"type": "draw"}
 DRAWN = [
@@ -54,17 +54,10 @@ BEFORE = [("games", "0014_idempotency_digests")]
 AFTER = [("games", "0015_move_events_packed")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_packs_the_log_and_unpacks_it_going_back() -> None:
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         user = apps.get_model("auth", "User").objects.create(username="m1")
         game = apps.get_model("games", "Game").objects.create(
             variant="classic", players=2, created_by_id=user.pk
@@ -72,13 +65,12 @@ def test_the_migration_packs_the_log_and_unpacks_it_going_back() -> None:
         move = apps.get_model("games", "Move")
         old = move.objects.create(game_id=game.pk, seq=1, hand=1, seat=2, action=DRAW, events=DRAWN)
 
-        _migrate(AFTER)
+        migrate_to(AFTER)
         assert _stored(old) == [{"private": 2, "cards": ["5H"]}, DRAWN[1]]
         assert Move.objects.get(pk=old.pk).events == DRAWN
 
-        _migrate(BEFORE)
+        migrate_to(BEFORE)
         assert _stored(old) == DRAWN
         assert [list(event) for event in _stored(old)] == [list(event) for event in DRAWN]
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_latest()

@@ -3,35 +3,25 @@ after the upgrade still finds its row; the way back writes the digest in hex."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.fields import digest
+from tests.migrations import migrate_latest, migrate_to
 
 BEFORE = [("notifications", "0013_outbox_shared_partial_index")]
 AFTER = [("notifications", "0014_outbox_key_digest")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_keys_become_digests_and_still_dedupe() -> None:
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         user = apps.get_model("auth", "User").objects.create(username="o1")
         outbox = apps.get_model("notifications", "Outbox")
         for key in ("g:3:1:your_turn", "digest:1:2026-12-01"):
             outbox.objects.create(recipient_id=user.pk, kind="your_turn", key=key, payload={})
 
-        _migrate(AFTER)
+        migrate_to(AFTER)
         from django.contrib.auth import get_user_model
 
         from notifications.models import Outbox
@@ -47,9 +37,8 @@ def test_keys_become_digests_and_still_dedupe() -> None:
         )
         assert again is None and Outbox.objects.count() == 2
 
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         keys = set(apps.get_model("notifications", "Outbox").objects.values_list("key", flat=True))
         assert keys == {digest("g:3:1:your_turn").hex(), digest("digest:1:2026-12-01").hex()}
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_latest()
