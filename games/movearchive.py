@@ -77,12 +77,12 @@ def moves_packed(moves: Sequence[Move]) -> bytes:
     return bytes([FORMAT_1]) + deflated("\n".join(lines).encode(), _dictionary_1())
 
 
-def moves_unpacked(game_id: Any, packed: bytes) -> list[Move]:
+def moves_unpacked(game_id: Any, packed: bytes | memoryview) -> list[Move]:
     """The moves moves_packed was given, as unsaved Move objects of the game `game_id`."""
-    packed = bytes(packed)  # PostgreSQL hands back a memoryview
-    if not packed or packed[0] != FORMAT_1:
-        raise ValueError(f"move archive of {game_id}: unknown format {packed[:1]!r}")
-    head, *lines = inflated(packed[1:], _dictionary_1()).decode().split("\n")
+    data = bytes(packed)  # PostgreSQL hands back a memoryview
+    if not data or data[0] != FORMAT_1:
+        raise ValueError(f"move archive of {game_id}: unknown format {data[:1]!r}")
+    head, *lines = inflated(data[1:], _dictionary_1()).decode().split("\n")
     header = json.loads(head)
     if not header["seq"]:
         return []

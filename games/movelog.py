@@ -93,7 +93,7 @@ def _matches(move: Move, filters: dict[str, Any]) -> bool:
 def _archived(game: Game, *, fresh: bool = False) -> list[Move] | None:
     """The archived log of `game` (memoised on it), or None while its log is in rows."""
     if _MEMO in game.__dict__:
-        return game.__dict__[_MEMO]  # type: ignore[no-any-return]
+        return game.__dict__[_MEMO]
     if game.moves_archived_at is None and not fresh:
         return None
     archive = MoveArchive.objects.filter(game_id=game.pk).first()

@@ -40,7 +40,7 @@ def moves_archive(*, budget: Budget, now: datetime | None = None) -> Pruned:
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.CANASTA_MOVE_ARCHIVE_DAYS)
     due = Game.objects.filter(finished_at__lt=cutoff, moves_archived_at__isnull=True)
-    archived, refused = 0, set()
+    archived, refused = 0, set[Any]()
     while not budget.spent():
         ids = list(
             due.exclude(pk__in=refused)

@@ -86,7 +86,9 @@ def _indexes_used(statements: list[str]) -> set[str]:
     return used
 
 
-def test_archiving_reads_the_due_games_and_their_moves_by_index(ended_games, monkeypatch):
+def test_archiving_reads_the_due_games_and_their_moves_by_index(
+    ended_games: Any, monkeypatch: Any
+) -> None:
     monkeypatch.setattr(archive, "GAMES_PER_RANGE", 20)
     with CaptureQueriesContext(connection) as queries:
         archived = moves_archive(budget=Budget(), now=ended_games["now"])
