@@ -16,12 +16,13 @@ creates the database named in BENCH_DATABASE_URL: never point it at data you kee
    worst moment of a game whose moves all happened within a day) and **after 24 h** (the
    hourly prune run a day later): `pg_total_relation_size` (table, TOAST, indexes) of every
    table that grows with play, its live rows copied into a fresh table, per move logged.
-3. **Finished game after retention**: one template played through the API to its end with a
-   low target (one hand, `--finish-target`), resigned otherwise; cloned like the others; then
+3. **Finished game after retention**, twice: a one-hand game played through the API to its
+   end with a low target (`--finish-target`), and a long match (`--match-target`, resigned
+   through the API after `--match-moves` moves if still on); each cloned like the others, then
    every beat prune runs as if 31 days later (outbox, events, idempotency, retirement,
-   inbound): the bytes per finished game and per move, and the same for a
-   match of `--match-moves` moves (the move log's bytes per move times that, plus the rest
-   per hand and per game).
+   inbound) and the tables are measured (the figure without the move archive); then the move
+   archive runs as if 32 days later and they are measured again: bytes a game by table, a
+   move of the log, the rest a hand, and the ratio of the two in the same run.
 
 Every figure is printed beside the baseline of docs/capacity.md before issue 25 (3,280 B a
 move active, 1,820 B after 24 h) with the ratio.

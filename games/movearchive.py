@@ -2,7 +2,7 @@
 stores it.
 
 A Move row and its two indexes take 220-240 bytes kept for good; the same move packed with the
-rest of its game takes 10-15. The packed text is a header line of the moves' small columns as
+rest of its game takes 10-17. The packed text is a header line of the moves' small columns as
 lists (their `seq` and `created_at` as differences from the move before: 1, 1, 1 ... and a few
 digits), then one line a move of its action and its events as the move log stores them
 (compact JSON, the events without what repeats the move, games.fields.events_packed), all
@@ -28,8 +28,8 @@ from games.packing import deflated, dictionary_checked, inflated
 
 FORMAT_1 = 1
 # The lines of four games of random legal play (classic, family, party and tiles for four),
-# each distinct line once, the most frequent last: against it a long match packs a few per
-# cent smaller, a short one about a third (docs/benchmarks.md). Never change the file: its
+# each distinct line once, the most frequent last: against it a log of 600 moves packs about
+# 6 % smaller, one of 80 about 15 % (docs/benchmarks.md). Never change the file: its
 # digest is checked; a new dictionary is a new format.
 _DICTIONARY_1_FILE = Path(__file__).with_name("move_archive_dictionary_1.txt")
 _DICTIONARY_1_SHA256 = "aa5bd0ce1d12dde40b828d2eb9cb2b0b8b364ce82639de6c49d1b409506441e2"
