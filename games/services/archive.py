@@ -38,7 +38,7 @@ def moves_archive(*, budget: Budget, now: datetime | None = None) -> Pruned:
     """Archive the move log of every game that ended more than CANASTA_MOVE_ARCHIVE_DAYS ago;
     `deleted` counts the Move rows replaced by archives."""
     now = now or timezone.now()
-    cutoff = now - timedelta(days=settings.CANASTA_MOVE_ARCHIVE_DAYS)
+    cutoff = now - timedelta(days=archive_days())
     due = Game.objects.filter(finished_at__lt=cutoff, moves_archived_at__isnull=True)
     archived, refused = 0, set[Any]()
     while not budget.spent():
@@ -57,6 +57,17 @@ def moves_archive(*, budget: Budget, now: datetime | None = None) -> Pruned:
         if len(ids) < GAMES_PER_RANGE:
             return Pruned(archived, done=True)
     return Pruned(archived, done=False)
+
+
+def archive_days() -> int:
+    """Days after its end a game's log is archived: CANASTA_MOVE_ARCHIVE_DAYS, and never before
+    a day past the feed's and the outbox's retention (their daily prunes), whatever they are
+    set to: a feed event still kept reads its moves from the rows."""
+    return max(
+        settings.CANASTA_MOVE_ARCHIVE_DAYS,
+        settings.CANASTA_EVENTS_RETENTION_DAYS + 1,
+        settings.CANASTA_OUTBOX_RETENTION_DAYS + 1,
+    )
 
 
 def game_archive(*, game_id: Any, now: datetime) -> int | None:

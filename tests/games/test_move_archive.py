@@ -304,3 +304,12 @@ def test_going_back_unpacks_every_archive_into_its_rows(users: Any) -> None:
     finally:
         migrate_latest()
     assert not MoveArchive.objects.exists()
+
+
+def test_a_longer_feed_retention_pushes_the_archive_past_it(finished: Game, settings: Any) -> None:
+    settings.CANASTA_MOVE_ARCHIVE_DAYS = 31
+    settings.CANASTA_EVENTS_RETENTION_DAYS = 60
+    ended = _ended(finished)
+
+    assert moves_archive(budget=Budget(), now=ended + timedelta(days=45)) == Pruned(0)
+    assert moves_archive(budget=Budget(), now=ended + timedelta(days=62)).deleted > 0
