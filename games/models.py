@@ -348,7 +348,8 @@ class Actor(models.TextChoices):
 
 
 class Move(models.Model):
-    """One accepted action. Append-only: rows are never updated or deleted by the service."""
+    """One accepted action. Append-only: rows are never updated; a month after the game's end
+    they are replaced by its MoveArchive (games.services.archive). Read through games.movelog."""
 
     # Indexed by move_seq_unique, whose leading column it is.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
