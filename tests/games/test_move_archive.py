@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from accounts.services.deletion import account_delete
 from accounts.services.export import account_export
 from games.models import Actor, Game, Move, MoveArchive
 from games.movearchive import moves_packed, moves_unpacked
@@ -27,7 +28,7 @@ from games.services.ratings import _losing_side, turn_counts
 from games.services.records import hand_steps, match_frames, record_export, replay_frame
 from games.services.replay import game_verify, table_after
 from games.services.retention import Budget, Pruned
-from tests.game_fixtures import client_for, play_random, user_at
+from tests.game_fixtures import PASSWORD, client_for, play_random, user_at
 from tests.migrations import migrate_latest, migrate_to
 
 FIELDS = ("seq", "hand", "seat", "actor", "action", "events", "created_at")
@@ -313,3 +314,15 @@ def test_a_longer_feed_retention_pushes_the_archive_past_it(finished: Game, sett
 
     assert moves_archive(budget=Budget(), now=ended + timedelta(days=45)) == Pruned(0)
     assert moves_archive(budget=Budget(), now=ended + timedelta(days=62)).deleted > 0
+
+
+def test_a_deleted_account_leaves_the_archived_record_readable(
+    finished: Game, users: dict[str, Any]
+) -> None:
+    logged = _fields(list(Move.objects.filter(game=finished).order_by("seq")))
+    game = _archived(finished)
+
+    account_delete(user=users["carol"], password=PASSWORD)
+
+    assert _fields(game_moves(Game.objects.get(pk=game.pk))) == logged
+    assert record_export(game=game)["seats"][1]["name"] != "carol"
