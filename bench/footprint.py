@@ -77,6 +77,11 @@ def _tables() -> list[str]:
     return [apps.get_model(label)._meta.db_table for label in MEASURED]
 
 
+# Each table's live rows at the last _sizes(): bytes per row do not move with the games'
+# random play (how many emails a move sends), bytes per move do.
+ROWS: dict[str, int] = {}
+
+
 def _sizes() -> dict[str, int]:
     """Each table's bytes as its live rows take them: copied into a fresh table with the same
     indexes (LIKE … INCLUDING ALL), whose `pg_total_relation_size` is measured. Not VACUUM
@@ -87,6 +92,7 @@ def _sizes() -> dict[str, int]:
         for table in _tables():
             cursor.execute(f"CREATE TEMP TABLE footprint_copy (LIKE {table} INCLUDING ALL)")
             cursor.execute(f"INSERT INTO footprint_copy SELECT * FROM {table}")
+            ROWS[table] = cursor.rowcount
             cursor.execute("SELECT pg_total_relation_size('footprint_copy')")
             sizes[table] = int(cursor.fetchone()[0])
             cursor.execute("DROP TABLE footprint_copy")
@@ -96,12 +102,13 @@ def _sizes() -> dict[str, int]:
 def _print_sizes(title: str, sizes: dict[str, int], moves: int, baseline: float) -> float:
     total = sum(sizes.values()) / moves
     print(f"\n{title}: {moves:,} moves")
-    print("| table | B/move | baseline B/move | ratio |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| table | B/move | baseline B/move | ratio | B/row |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for table, size in sorted(sizes.items(), key=lambda item: -item[1]):
         before = BASELINE.get(table)
         ratio = f"{size / moves / before:.2f}" if before else ""
-        print(f"| {table} | {size / moves:,.0f} | {before or ''} | {ratio} |")
+        per_row = f"{size / ROWS[table]:,.0f}" if ROWS.get(table) else ""
+        print(f"| {table} | {size / moves:,.0f} | {before or ''} | {ratio} | {per_row} |")
     print(f"| **total** | **{total:,.0f}** | {baseline:,.0f} | {total / baseline:.2f} |")
     return total
 

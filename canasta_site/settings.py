@@ -611,6 +611,9 @@ if not DEBUG:
     if os.environ.get("SECURE_PROXY_SSL_HEADER_NAME"):
         SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER_NAME"], "https")
 SESSION_COOKIE_HTTPONLY = True
+# Database sessions with the signed-in account's id beside them (accounts.models.UserSession),
+# so an account's sessions are found by an index, not by decoding every session.
+SESSION_ENGINE = "accounts.sessions"
 # Bodies larger than any legitimate request are refused before parsing (a move is < 2 KB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200

@@ -127,9 +127,8 @@ class Outbox(models.Model):
                 name="outbox_due_idx",
             ),
             models.Index(fields=["recipient", "-created_at"], name="outbox_recipient_idx"),
-            # The prune's range: done rows older than the retention, oldest first
-            # (notifications.services.retention.outbox_prune).
-            models.Index(fields=["created_at"], name="outbox_created_idx"),
+            # No index on created_at: the prune walks the primary key (ids follow creation;
+            # notifications.services.retention.outbox_prune).
             # A shared part's rows (the prune's "no row refers to it", PROTECT's check).
             models.Index(
                 fields=["shared"], condition=Q(shared__isnull=False), name="outbox_shared_idx"

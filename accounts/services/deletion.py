@@ -25,10 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import UserSession
 from clients.models import ApiToken, Event, Webhook
 from clients.services.oauth import oauth_forget
 from games.models import GameStatus, Invitation, InvitationStatus, Seat, SeatStatus
@@ -65,11 +65,8 @@ def _invitations_withdrawn(user: Any) -> int:
 
 
 def _sessions_end(user: Any) -> None:
-    # The session store holds the user id in its encoded data; a full scan is fine for a
-    # rare action (and a changed password ends them anyway, this makes it at once).
-    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
-        if str(session.get_decoded().get("_auth_user_id")) == str(user.pk):
-            session.delete()
+    # Along the sessions' account index: what this account has, however many sessions exist.
+    UserSession.objects.filter(user_id=user.pk).delete()
 
 
 @transaction.atomic

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from accounts.models import UserSession
 from games.services.retention import Budget, Pruned, range_prune
 
 
 def sessions_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:
-    old = Session.objects.filter(expire_date__lt=now or timezone.now())
+    old = UserSession.objects.filter(expire_date__lt=now or timezone.now())
     return range_prune(old, key="expire_date", budget=budget)

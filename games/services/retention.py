@@ -29,7 +29,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, router, transaction
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Value
 from django.utils import timezone
 
 from games import hooks
@@ -118,28 +118,35 @@ def walk_prune(
     field: str = "created_at",
     budget: Budget,
     clear: Clear | None = None,
+    only: Q | None = None,
 ) -> Pruned:
     """Delete the rows whose `field` is before `before`, walking the primary key from its
     start and stopping at the first row that is not (ids follow `field`; a row that commits
-    a moment late waits for the next run)."""
+    a moment late waits for the next run). ``only``: of those, the rows to delete; the others
+    stay and are walked over again by each run (keep them few)."""
     first = model._base_manager.order_by("pk").values_list(field, flat=True)[:1]
     if not [when for when in first if when < before]:
         # Nothing is due (the usual case between two daily runs): one row read, not a chunk.
         return Pruned(0, done=True)
     size, deleted, cursor = chunk_size(), 0, None
     while not budget.spent():
-        page = (
-            model._base_manager.all()
-            if cursor is None
-            else model._base_manager.filter(pk__gt=cursor)
-        )
-        rows = list(page.order_by("pk").values_list("pk", field)[:size])
+        rows = list(_walk_page(model, cursor, only).values_list("pk", field, "due")[:size])
         old = list(itertools.takewhile(lambda row: row[1] < before, rows))
-        deleted += rows_delete(model, [pk for pk, _ in old], clear=clear)
+        deleted += rows_delete(model, [pk for pk, _, wanted in old if wanted], clear=clear)
         if len(old) < size:
             return Pruned(deleted, done=True)
         cursor = old[-1][0]
     return Pruned(deleted, done=False)
+
+
+def _walk_page(model: type[models.Model], cursor: Any, only: Q | None) -> QuerySet[Any]:
+    """The rows after ``cursor`` in primary-key order, each with `due`: whether ``only``
+    holds for it (every row without it)."""
+    page = (
+        model._base_manager.all() if cursor is None else model._base_manager.filter(pk__gt=cursor)
+    )
+    due = Value(True) if only is None else ExpressionWrapper(only, BooleanField())
+    return page.annotate(due=due).order_by("pk")
 
 
 def idempotency_prune(*, budget: Budget, now: datetime | None = None) -> Pruned:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import hooks
-from games.services.retention import Budget, Pruned, chunk_size, range_prune, where_delete
+from games.services.retention import Budget, Pruned, chunk_size, walk_prune, where_delete
 from notifications.models import GamePresence, Outbox, OutboxShared, OutboxStatus
 
 # Rows that nothing will send again; the partial index of open rows never holds them.
@@ -21,11 +21,13 @@ def outbox_prune(*, days: int, budget: Budget | None = None, now: datetime | Non
     A row is the record that a notification went out (or why not); after the retention it has
     served its purpose (the dedupe key matters only while the move that caused it can be
     retried, seconds). Pending and sending rows are never touched: an away player's hand-over
-    summary may wait for weeks. Along `outbox_created_idx`, in bounded chunks (beat's
-    `prune-outbox`, daily)."""
+    summary may wait for weeks; each run walks over the few older than the retention again.
+    Ids follow creation (a row is written when its event happens): along the primary key, in
+    bounded chunks (games.services.retention.walk_prune; beat's `prune-outbox`, daily), with
+    no index on `created_at` to keep for every row (about 10 bytes a move, issue 25)."""
     cutoff = (now or timezone.now()) - timedelta(days=days)
-    old = Outbox.objects.filter(created_at__lt=cutoff, status__in=DONE_STATUSES)
-    return range_prune(old, key="created_at", budget=budget or Budget())
+    done = Q(status__in=DONE_STATUSES)
+    return walk_prune(Outbox, before=cutoff, budget=budget or Budget(), only=done)
 
 
 def outbox_shared_prune(

@@ -312,7 +312,7 @@ def test_revoked_tokens_are_kept_their_retention(game, settings):
 
 
 def test_expired_sessions_are_deleted(db):
-    from django.contrib.sessions.models import Session
+    from accounts.models import UserSession as Session
 
     Session.objects.create(session_key="a" * 32, session_data="", expire_date=NOW)
     Session.objects.create(

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.test import Client
 
+from accounts.models import UserSession as Session
 from clients.services.tokens import account_tokens_revoke, token_create, token_revoke
 from games.services.moves import game_resign
 from tests.game_fixtures import make_user, start_game

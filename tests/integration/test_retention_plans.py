@@ -20,6 +20,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import UserSession
 from clients.services.retention import feed_prune
 from games.models import Game
 from games.services import retention
@@ -119,12 +120,13 @@ def _indexes_used(statements: list[str]) -> set[str]:
     return used
 
 
-def test_the_outbox_prune_reads_its_created_at_index(filled, settings):
+def test_the_outbox_prune_walks_the_primary_key(filled, settings):
+    """No index on created_at (issue 25): the old rows are the ids below the first recent one,
+    the pending ones among them walked over and kept."""
     settings.CANASTA_PRUNE_CHUNK = 1000
     pruned, statements = _captured(lambda: outbox_prune(days=30, budget=Budget()))
     assert pruned == Pruned(OLD - OLD // 20, done=True)
-    used = _indexes_used(statements)
-    assert "outbox_created_idx" in used and "notifications_outbox_pkey" in used
+    assert "notifications_outbox_pkey" in _indexes_used(statements)
 
 
 def test_the_feed_prune_walks_the_primary_key_and_clears_the_log_by_its_index(filled, settings):
@@ -149,6 +151,21 @@ def test_deleting_a_user_finds_their_events_by_index(filled):
     partial index of events with a recipient (before, a scan of every event)."""
     sql = f"SELECT 1 FROM clients_event WHERE recipient_id = {filled['user'].pk}"
     assert "event_recipient_idx" in _indexes_used([sql])
+
+
+def test_deleting_a_user_finds_their_sessions_by_index(db):
+    """An account's sessions are deleted along the partial index of signed-in sessions, not
+    by reading and decoding every session (as when the account was only in the signed data)."""
+    _sql(
+        """INSERT INTO accounts_session (session_key, session_data, expire_date, user_id)
+        SELECT md5(n::text), 'x', now() + interval '1 day', CASE WHEN n %% 3 > 0 THEN n END
+        FROM generate_series(1, 30000) n"""
+    )
+    _sql("ANALYZE accounts_session")
+    with CaptureQueriesContext(connection) as queries:
+        UserSession.objects.filter(user_id=12).delete()
+    statements = [q["sql"] for q in queries if q["sql"].startswith(("SELECT", "DELETE"))]
+    assert _indexes_used(statements) == {"session_user_idx"}
 
 
 def test_no_index_repeats_the_leading_columns_of_another(db):

@@ -55,3 +55,15 @@ def test_a_large_backlog_is_deleted_in_chunks(people, settings):
     settings.CANASTA_PRUNE_CHUNK = 2
     _rows(people, 40, [OutboxStatus.SENT] * 5)
     assert outbox_prune(days=30) == Pruned(5, done=True) and not Outbox.objects.exists()
+
+
+def test_old_open_rows_before_the_done_ones_are_walked_over_in_every_run(people, settings):
+    """The prune walks the primary key: a chunk of open rows it keeps does not stop it."""
+    settings.CANASTA_PRUNE_CHUNK = 2
+    kept = _rows(people, 40, [OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.PENDING])
+    _rows(people, 35, [OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.SKIPPED])
+    recent = _rows(people, 1, [OutboxStatus.SENT])
+
+    assert outbox_prune(days=30) == Pruned(3, done=True)
+    assert outbox_prune(days=30) == Pruned(0, done=True)
+    assert list(Outbox.objects.order_by("pk").values_list("pk", flat=True)) == kept + recent
