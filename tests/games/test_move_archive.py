@@ -154,6 +154,8 @@ def _readers(game: Game, user: Any) -> dict[str, Any]:
         "api moves": api.get(f"/api/v1/games/{game.pk}/moves/?limit=500").json(),
         "api moves after 5": api.get(f"/api/v1/games/{game.pk}/moves/?after=5&limit=3").json(),
         "api record": api.get(f"/api/v1/games/{game.pk}/record/").json(),
+        "api hands": api.get(f"/api/v1/games/{game.pk}/hands/").json(),
+        "web record": _web(web, f"/games/{game.pk}/record.json"),
         "web replay": _web(web, f"/games/{game.pk}/replay/?hand={last}&step={steps[last] // 2}"),
         "web game page": _web(web, f"/games/{game.pk}/"),
         "page": [m.seq for m in moves_page(game=game, after=3, limit=4)[0]],
