@@ -16,12 +16,13 @@ creates the database named in BENCH_DATABASE_URL: never point it at data you kee
    worst moment of a game whose moves all happened within a day) and **after 24 h** (the
    hourly prune run a day later): `pg_total_relation_size` (table, TOAST, indexes) of every
    table that grows with play, its live rows copied into a fresh table, per move logged.
-3. **Finished game after retention**: one template played through the API to its end with a
-   low target (one hand, `--finish-target`), resigned otherwise; cloned like the others; then
+3. **Finished game after retention**, twice: a one-hand game played through the API to its
+   end with a low target (`--finish-target`), and a long match (`--match-target`, resigned
+   through the API after `--match-moves` moves if still on); each cloned like the others, then
    every beat prune runs as if 31 days later (outbox, events, idempotency, retirement,
-   inbound): the bytes per finished game and per move, and the same for a
-   match of `--match-moves` moves (the move log's bytes per move times that, plus the rest
-   per hand and per game).
+   inbound) and the tables are measured (the figure without the move archive); then the move
+   archive runs as if 32 days later and they are measured again: bytes a game by table, a
+   move of the log, the rest a hand, and the ratio of the two in the same run.
 
 Every figure is printed beside the baseline of docs/capacity.md before issue 25 (3,280 B a
 move active, 1,820 B after 24 h) with the ratio.
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -48,6 +50,7 @@ from accounts.services.retention import sessions_prune
 from clients.services.retention import feed_prune
 from games.models import Game, Hand, Move
 from games.services import lobby
+from games.services.archive import moves_archive
 from games.services.retention import Budget, games_retire, idempotency_prune
 from mailplay.services.retention import inbound_prune
 from notifications.services.retention import outbox_prune, outbox_shared_prune
@@ -62,7 +65,12 @@ BASELINE = {
 }
 BASELINE_ACTIVE, BASELINE_AFTER_DAY = 3280, 1820
 # Every table that grows with play (the players' own settings, tokens and hooks do not).
-MEASURED = [*scale.CLONED, "games.IdempotencyRecord", "notifications.OutboxShared"]
+MEASURED = [
+    *scale.CLONED,
+    "games.IdempotencyRecord",
+    "notifications.OutboxShared",
+    "games.MoveArchive",
+]
 
 
 def _tables() -> list[str]:
@@ -105,9 +113,9 @@ def _print_sizes(title: str, sizes: dict[str, int], moves: int, baseline: float)
     return total
 
 
-def _finished_template(players: list[Any], keys: dict[int, str], target: int) -> Any:
-    """A game played through the API to its end (a low target: one hand or so); resigned
-    through the API if it is still on after 2,000 moves."""
+def _finished_template(players: list[Any], keys: dict[int, str], target: int, moves: int) -> Any:
+    """A game played through the API to its end (a low target: one hand or so), or, when it is
+    still on after `moves` moves (a long match), resigned through the API at a turn's end."""
     rng = random.Random(5)
     game = lobby.game_create(
         creator=players[0],
@@ -119,7 +127,7 @@ def _finished_template(players: list[Any], keys: dict[int, str], target: int) ->
     )
     for player in players[1:]:
         game = lobby.game_join(game_id=game.pk, user=player)
-    for _ in range(2000):
+    for _ in range(moves):
         if Game.objects.get(pk=game.pk).status != "active":
             break
         scale._api_move(scale._client_to_move(game.pk, keys), game.pk, rng)
@@ -134,8 +142,9 @@ def _finished_template(players: list[Any], keys: dict[int, str], target: int) ->
     return game.pk
 
 
-def _retention_runs(days: int) -> None:
-    """Every prune of beat, as it would have run `days` later."""
+def _retention_runs(days: int, *, archive: bool) -> float:
+    """Every prune of beat, as it would have run `days` later; the move archive too when
+    `archive` (the CPU seconds it took are returned, else 0)."""
     later = timezone.now() + timedelta(days=days)
     budget = Budget()
     idempotency_prune(budget=budget, now=later)
@@ -145,6 +154,11 @@ def _retention_runs(days: int) -> None:
     games_retire(budget=budget, now=later)
     inbound_prune(budget=budget, now=later)
     sessions_prune(budget=budget, now=later)
+    if not archive:
+        return 0.0
+    cpu = time.process_time()
+    moves_archive(budget=budget, now=later)
+    return time.process_time() - cpu
 
 
 def main() -> None:
@@ -154,10 +168,42 @@ def main() -> None:
     parser.add_argument("--clones", type=int, default=250, help="copies of each template")
     parser.add_argument("--moves-per-day", type=float, default=13.0)
     parser.add_argument("--finish-target", type=int, default=100)
-    parser.add_argument("--match-moves", type=int, default=1000)
+    parser.add_argument("--finished-only", action="store_true", help="skip the active games")
+    parser.add_argument("--match-target", type=int, default=5000, help="the long match's")
+    parser.add_argument(
+        "--match-moves", type=int, default=1000, help="the long match resigns after these"
+    )
     args = parser.parse_args()
     call_command("migrate", verbosity=0, interactive=False)
     players, keys = scale._players()
+    active, day = (0.0, 0.0) if args.finished_only else _active_figures(args, players, keys)
+    finished = []
+    for round_, (name, target, moves) in enumerate(
+        (
+            ("one-hand game", args.finish_target, 2000),
+            ("long match", args.match_target, args.match_moves),
+        ),
+        start=1,
+    ):
+        # Each round's clones get players of their own (names numbered past the last round's).
+        clones = (round_ * args.clones + 1, (round_ + 1) * args.clones)
+        finished.append(_finished_figures(name, players, keys, (target, moves), clones))
+    print(
+        f"\nsummary: active {active:,.0f} B/move (target 600), after 24 h {day:,.0f} B/move; "
+        + "; ".join(
+            f"{name} {after / 1024:,.1f} KB/game (without the archive {before / 1024:,.1f}, "
+            f"ratio {after / before:.2f})"
+            for name, before, after in finished
+        )
+        + " (target 100 KB)"
+    )
+
+
+def _active_figures(
+    args: argparse.Namespace, players: list[Any], keys: dict[int, str]
+) -> tuple[float, float]:
+    """Active games played through the API and cloned: bytes a move with every move's
+    idempotency record, a day later, and at the model's pace. Returns the first two."""
     templates = scale._templates(players, keys, args.templates, args.moves)
     scale._clone(templates, 1, args.clones)
     moves = Move.objects.count()
@@ -178,39 +224,53 @@ def main() -> None:
         f"\nan active game of {args.moves} moves at {args.moves_per_day:g} moves a day keeps "
         f"{share:.0%} of its moves' idempotency records: {day + share * records:,.0f} B/move"
     )
+    return active, day
 
-    # A finished game: the active games go (their own rows with them), the finished one stays.
+
+def _finished_figures(
+    name: str,
+    players: list[Any],
+    keys: dict[int, str],
+    play: tuple[int, int],
+    clones: tuple[int, int],
+) -> tuple[str, float, float]:
+    """A finished game of `name` played through the API (target, moves at most), cloned, then
+    measured 31 days after its end: without the move archive (every other retention run),
+    then with it. Returns the name and the bytes a game before and after."""
     with connection.cursor() as cursor:
         cursor.execute(
             "TRUNCATE games_game, games_idempotencyrecord, notifications_outboxshared CASCADE"
         )
-    finished = _finished_template(players, keys, args.finish_target)
-    scale._clone([finished], args.clones + 1, 2 * args.clones)
-    games, moves = Game.objects.count(), Move.objects.count()
-    hands = Hand.objects.count()
-    _retention_runs(days=31)
-    sizes = _sizes()
-    move_log = sizes["games_move"]
+    template = _finished_template(players, keys, *play)
+    scale._clone([template], *clones)
+    games, moves, hands = Game.objects.count(), Move.objects.count(), Hand.objects.count()
+    print(
+        f"\n{name}: {games:,} games, {moves / games:,.0f} moves and {hands / games:.1f} hands a game"
+    )
+    _retention_runs(days=31, archive=False)
+    before = _finished_sizes("without the move archive", _sizes(), games, moves, hands)
+    cpu = _retention_runs(days=32, archive=True)
+    print(f"archiving: {cpu * 1000 / games:,.1f} ms of CPU a game")
+    after = _finished_sizes("with the move archive", _sizes(), games, moves, hands)
+    return name, before, after
+
+
+def _finished_sizes(title: str, sizes: dict[str, int], games: int, moves: int, hands: int) -> float:
+    """Print the bytes a finished game takes, by table, and return the total a game."""
+    log = sizes["games_move"] + sizes["games_movearchive"]
     whole = sum(sizes.values())
-    _print_sizes("finished games, 31 days after their end", sizes, moves, BASELINE_AFTER_DAY)
-    per_game = whole / games
-    per_move = move_log / moves
-    rest_per_hand = (whole - move_log) / hands
+    print(f"\n{title}: bytes a game by table")
+    print("| table | B/game | B/move |")
+    print("| --- | ---: | ---: |")
+    for table, size in sorted(sizes.items(), key=lambda item: -item[1]):
+        if size:
+            print(f"| {table} | {size / games:,.0f} | {size / moves:,.1f} |")
     print(
-        f"\nfinished game after retention: {per_game / 1024:,.1f} KB a game "
-        f"({moves / games:.0f} moves, {hands / games:.1f} hands a game); the move log "
-        f"{per_move:,.0f} B a move, the rest {rest_per_hand / 1024:,.1f} KB a hand"
+        f"| **total** | **{whole / games:,.0f}** | {whole / moves:,.1f} |\n"
+        f"the move log {log / moves:,.1f} B a move; the rest {(whole - log) / hands / 1024:,.1f} "
+        f"KB a hand; {whole / games / 1024:,.1f} KB a game"
     )
-    match_hands = max(1.0, args.match_moves / (moves / hands))
-    match = args.match_moves * per_move + match_hands * rest_per_hand
-    print(
-        f"a match of {args.match_moves:,} moves ({match_hands:.1f} hands at this game's moves "
-        f"a hand): about {match / 1024:,.0f} KB (target 100 KB)"
-    )
-    print(
-        f"\nsummary: active {active:,.0f} B/move (target 600), after 24 h {day:,.0f} B/move, "
-        f"finished {per_game / 1024:,.1f} KB/game"
-    )
+    return whole / games
 
 
 if __name__ == "__main__":

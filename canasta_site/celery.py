@@ -82,6 +82,7 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
 RETENTIONS = {
     "prune-idempotency": ("games.tasks.prune_idempotency", "CANASTA_RETENTION_SWEEP_SECONDS"),
     "retire-games": ("games.tasks.retire_games", "CANASTA_RETENTION_SWEEP_SECONDS"),
+    "archive-moves": ("games.tasks.archive_moves", "CANASTA_RETENTION_SWEEP_SECONDS"),
     "prune-inbound": ("mailplay.tasks.prune_inbound", "CANASTA_EVENTS_PRUNE_SECONDS"),
     "prune-tokens": ("clients.tasks.prune_tokens", "CANASTA_EVENTS_PRUNE_SECONDS"),
     "prune-oauth": ("clients.tasks.prune_oauth", "CANASTA_RETENTION_SWEEP_SECONDS"),

@@ -584,6 +584,9 @@ CANASTA_RETENTION_SWEEP_SECONDS = float(os.environ.get("CANASTA_RETENTION_SWEEP_
 # A finished game keeps its reply addresses, inbound mail, presence rows, invitations and bot
 # memory this long after its end (a late reply is still answered), then is retired (hourly).
 CANASTA_FINISHED_GAME_GRACE_DAYS = int(os.environ.get("CANASTA_FINISHED_GAME_GRACE_DAYS", "30"))
+# A finished game's move log is packed into one row this long after its end (hourly): after
+# the feed's and the outbox's retention, whose rows read its moves (games.services.archive).
+CANASTA_MOVE_ARCHIVE_DAYS = int(os.environ.get("CANASTA_MOVE_ARCHIVE_DAYS", "31"))
 # Inbound mail that reached no game, and revoked API tokens, are deleted after this (daily).
 CANASTA_INBOUND_RETENTION_DAYS = int(os.environ.get("CANASTA_INBOUND_RETENTION_DAYS", "30"))
 CANASTA_REVOKED_TOKEN_RETENTION_DAYS = int(

@@ -92,6 +92,10 @@ class Game(models.Model):
     # presence, invitations, the bots' memory) was deleted, CANASTA_FINISHED_GAME_GRACE_DAYS
     # after its end (games.services.retention.games_retire). Its record stays.
     retired_at = models.DateTimeField(null=True, blank=True)
+    # When its move log was packed into one MoveArchive row and its Move rows deleted,
+    # CANASTA_MOVE_ARCHIVE_DAYS after its end (games.services.archive.moves_archive); read
+    # through games.movelog either way.
+    moves_archived_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True, default="")
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # The finished match this table replays (a rematch: same seats, options and clocks).
@@ -109,6 +113,13 @@ class Game(models.Model):
                 fields=["finished_at"],
                 condition=Q(finished_at__isnull=False, retired_at__isnull=True),
                 name="game_to_retire_idx",
+            ),
+            # The games whose move log is to be archived, oldest end first: only ended games
+            # not archived yet (games.services.archive.moves_archive walks it).
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(finished_at__isnull=False, moves_archived_at__isnull=True),
+                name="game_to_archive_idx",
             ),
             # The public archive, newest end first, paged by (finished_at, id)
             # (games.services.records.archive_public, api/views/records.py): a range of this
@@ -337,7 +348,8 @@ class Actor(models.TextChoices):
 
 
 class Move(models.Model):
-    """One accepted action. Append-only: rows are never updated or deleted by the service."""
+    """One accepted action. Append-only: rows are never updated; a month after the game's end
+    they are replaced by its MoveArchive (games.services.archive). Read through games.movelog."""
 
     # Indexed by move_seq_unique, whose leading column it is.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
@@ -369,6 +381,24 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"move {self.seq} of {self.game_id}"
+
+
+class MoveArchive(models.Model):
+    """A finished game's whole move log packed into one value (games.movearchive): written
+    CANASTA_MOVE_ARCHIVE_DAYS after the game's end, in the transaction that deletes its Move
+    rows. About 10-15 bytes a move where a Move row and its two indexes took 220-240; read back
+    as the same moves, every field, by games.movelog."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="move_archive"
+    )
+    # A format byte, then the packed log (games.movearchive.moves_packed).
+    packed = models.BinaryField()
+    # How many moves it holds: the figure a check needs without unpacking.
+    moves = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"move archive of {self.game_id} ({self.moves} moves)"
 
 
 class IdempotencyRecord(models.Model):

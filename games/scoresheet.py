@@ -21,6 +21,7 @@ from games.engine import HandResult, Table
 from games.engine.melds import canasta_bonus, canasta_kind
 from games.events import is_action
 from games.models import Game, Hand, Move
+from games.movelog import game_moves
 
 # The canasta kinds in the order a sheet lists them (games.engine.melds.canasta_kind).
 CANASTA_KINDS = ("natural", "mixed", "joker", "twos_clean", "twos_dirty")
@@ -243,8 +244,8 @@ def scoresheet_hand(*, game: Game, number: int) -> HandSheet | None:
     sheet = None
     if _finished(hand):
         assert hand is not None
-        moves = Move.objects.filter(game=game, hand=number).order_by("seq")
-        sheet = _sheet(game, hand, hands.get(number - 1), moves.iterator())
+        moves = game_moves(game, hand=number)
+        sheet = _sheet(game, hand, hands.get(number - 1), moves)
     memo[number] = sheet
     return sheet
 
@@ -254,7 +255,7 @@ def scoresheet_match(*, game: Game) -> list[HandSheet]:
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     by_hand: dict[int, list[Move]] = {}
     if any(h.final_table is None for h in hands if _finished(h)):
-        for move in Move.objects.filter(game=game).order_by("seq"):
+        for move in game_moves(game):
             by_hand.setdefault(move.hand, []).append(move)
     memo: dict[int, HandSheet | None] = game.__dict__.setdefault("_scoresheets", {})
     sheets = []

@@ -14,6 +14,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from games.access import may_view, seat_of
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatStatus
+from games.movelog import game_moves
 from games.services.errors import not_found
 
 # The moves endpoint pages through the log; a page never grows with the game's length.
@@ -110,7 +111,7 @@ def with_summary_relations(games: QuerySet[Game]) -> QuerySet[Game]:
 def moves_after(*, game: Game, after: int, limit: int = MOVES_PAGE_DEFAULT) -> list[Move]:
     """Up to ``limit`` moves with seq > ``after``, in order (UNIQUE(game, seq) is the index)."""
     limit = max(1, min(limit, MOVES_PAGE_MAX))
-    return list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit])
+    return game_moves(game, after=after, limit=limit)
 
 
 def moves_page(*, game: Game, after: int, limit: int) -> tuple[list[Move], bool]:
@@ -120,7 +121,7 @@ def moves_page(*, game: Game, after: int, limit: int) -> tuple[list[Move], bool]
     row was clamped away at the largest page, which then claimed to be the last.
     """
     limit = max(1, min(limit, MOVES_PAGE_MAX))
-    rows = list(Move.objects.filter(game=game, seq__gt=after).order_by("seq")[: limit + 1])
+    rows = game_moves(game, after=after, limit=limit + 1)
     return rows[:limit], len(rows) > limit
 
 
@@ -130,6 +131,6 @@ def hands_of(*, game: Game) -> list[Hand]:
 
 def recent_moves(*, game: Game, limit: int = 40) -> list[Move]:
     """The last ``limit`` moves, oldest first: the web game page's history (newest hands)."""
-    rows = list(Move.objects.filter(game=game).order_by("-seq")[: max(1, limit)])
+    rows = game_moves(game, latest_first=True, limit=max(1, limit))
     rows.reverse()
     return rows

@@ -10,6 +10,7 @@ from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from games.services.archive import moves_archive
 from games.services.bots import bot_take_turn, stale_bot_games
 from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from games.services.timeouts import deadlines_sweep
@@ -67,3 +68,10 @@ def retire_games(self: Task) -> int:
     """Beat, hourly: games ended more than CANASTA_FINISHED_GAME_GRACE_DAYS ago lose their
     reply addresses, inbound mail, presence, invitations and bot memory."""
     return prune_run(self, lambda budget: games_retire(budget=budget))
+
+
+@shared_task(name="games.tasks.archive_moves", bind=True, ignore_result=True)
+def archive_moves(self: Task) -> int:
+    """Beat, hourly: the move log of games ended more than CANASTA_MOVE_ARCHIVE_DAYS ago is
+    packed into one row per game and its rows deleted."""
+    return prune_run(self, lambda budget: moves_archive(budget=budget))

@@ -148,6 +148,7 @@ def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
     if getattr(seat, "chat_news", True) is False:
         return []  # nothing said since their last move as the game was locked (turn_chat_news)
     # One query: the recipient's last move is a subquery (the game and its seats are loaded).
+    # The rows themselves, not games.movelog: a turn's game is active, its log never archived.
     last = Move.objects.filter(game=game, seat=seat.number).order_by("-seq").values("seq")[:1]
     lines = chat_lines(
         game_id=game.pk,

@@ -18,6 +18,7 @@ from clients.models import ApiToken, Webhook
 from clients.payloads import iso, move_entry
 from clients.services.oauth import apps_of, authorized_apps
 from games.models import ChatMessage, Game, Invitation, Seat
+from games.movelog import game_moves
 from games.players import player_name
 from mailplay.services.autodraw import auto_draw_of
 from notifications.models import Absence
@@ -105,7 +106,7 @@ def _webhooks(user: Any) -> list[dict[str, Any]]:
 
 def _game(game: Game, seat: Seat) -> dict[str, Any]:
     viewer = seat.number
-    moves = [move_entry(m, viewer) for m in game.moves.order_by("seq")]
+    moves = [move_entry(m, viewer) for m in game_moves(game)]
     return {
         "id": str(game.pk),
         "variant": game.variant,

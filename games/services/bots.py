@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from games import engine
 from games.bots import BotMemory, get_bot
-from games.models import Actor, Game, GameState, Move, Seat
+from games.models import Actor, Game, GameState, Seat
+from games.movelog import game_moves
 from games.services.errors import GameError
 from games.services.moves import moves_submit_for_seat
 
@@ -39,10 +40,7 @@ def _memory_for(seat: Seat, game: Game, table: engine.Table) -> BotMemory:
         if "memory" in stored
         else BotMemory(seat=seat.seated_number, players=game.players, hand=table.hand)
     )
-    # Action and seat too: a move's events are stored against them (Move.from_db).
-    moves = Move.objects.filter(game=game, seq__gt=seen).order_by("seq")
-    moves = moves.only("events", "seq", "action", "seat")
-    for move in moves:
+    for move in game_moves(game, after=seen):
         for event in move.events:
             memory.observe(engine.event_for(event, seat.number))
         seen = move.seq

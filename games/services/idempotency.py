@@ -11,10 +11,7 @@ records were written whole; a duplicate is told to retry later (409) until it is
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
-import zlib
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from games.models import IdempotencyRecord
+from games.packing import deflated, dictionary_checked, inflated
 from games.services.compiled import compiled_insert
 from games.services.errors import ErrorKind, GameError, refused
 
@@ -81,12 +79,8 @@ _DICTIONARY_2_FILE = Path(__file__).with_name("idempotency_dictionary_2.txt")
 _DICTIONARY_2_SHA256 = "34271da9926af82b94f513152b54579a96deac63728a1c94fb8f94eefbcbfe89"
 
 
-@functools.cache
 def _dictionary_2() -> bytes:
-    dictionary = _DICTIONARY_2_FILE.read_bytes()
-    if hashlib.sha256(dictionary).hexdigest() != _DICTIONARY_2_SHA256:
-        raise RuntimeError(f"{_DICTIONARY_2_FILE} changed: idempotency records need it as it was")
-    return dictionary
+    return dictionary_checked(_DICTIONARY_2_FILE, _DICTIONARY_2_SHA256)
 
 
 def body_pack(body: str, headers: dict[str, str] | None = None) -> bytes:
@@ -94,16 +88,14 @@ def body_pack(body: str, headers: dict[str, str] | None = None) -> bytes:
     (about an eighth of a game's answer): format 2, then raw deflate at level 9 against the
     dictionary of the headers as a line of compact JSON (empty for none) and the body."""
     line = json.dumps(headers, separators=(",", ":")) if headers else ""
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _dictionary_2())
     text = f"{line}\n{body}".encode()
-    return bytes([_FORMAT_2]) + packer.compress(text) + packer.flush()
+    return bytes([_FORMAT_2]) + deflated(text, _dictionary_2())
 
 
 def body_pack_format_1(body: str) -> bytes:
     """The body alone as format 1 stored it (its headers in `response_headers`): for the
     migration that goes back to it (games 0014)."""
-    packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
-    return bytes([_FORMAT_1]) + packer.compress(body.encode()) + packer.flush()
+    return bytes([_FORMAT_1]) + deflated(body.encode(), _DICTIONARY_1, level=6)
 
 
 def record_answer(record: IdempotencyRecord) -> tuple[Any, dict[str, str]]:
@@ -117,8 +109,7 @@ def record_answer(record: IdempotencyRecord) -> tuple[Any, dict[str, str]]:
     if packed[0] not in (_FORMAT_1, _FORMAT_2):
         raise ValueError(f"idempotency record {record.pk}: unknown body format {packed[0]}")
     dictionary = _dictionary_2() if packed[0] == _FORMAT_2 else _DICTIONARY_1
-    unpacker = zlib.decompressobj(-15, dictionary)
-    text = (unpacker.decompress(packed[1:]) + unpacker.flush()).decode()
+    text = inflated(packed[1:], dictionary).decode()
     if packed[0] == _FORMAT_1:
         return text, record.response_headers or {}
     line, body = text.split("\n", 1)

@@ -27,13 +27,13 @@ from games.models import (
     Game,
     GameStatus,
     Hand,
-    Move,
     PlayerRating,
     RatingChange,
     Seat,
     SeatKind,
     SeatStatus,
 )
+from games.movelog import game_moves
 
 # The library's own defaults (mu 25, sigma 25/3); one model for every family.
 MODEL = PlackettLuce()
@@ -136,9 +136,10 @@ def _losing_side(game: Game) -> int | None:
     """The side that resigned or ran out of time, from the match's last logged move."""
     if game.end_reason not in (EndReason.RESIGNED, EndReason.FORFEIT):
         return None
-    last = Move.objects.filter(game=game).order_by("-seq").first()
-    if last is None:
+    found = game_moves(game, latest_first=True, limit=1)
+    if not found:
         return None
+    last = found[0]
     for event in last.events:
         if is_event(event, "resign"):
             return int(event["side"])
@@ -166,8 +167,8 @@ def turn_counts(game: Game) -> TurnCounts:
     counts = TurnCounts()
     turns: list[tuple[int, bool]] = []  # (seat, whether every move was the player's)
     previous: int | None = None
-    rows = Move.objects.filter(game=game).order_by("seq").values_list("seat", "actor", "action")
-    for seat, actor, action in rows:
+    for move in game_moves(game):
+        seat, actor, action = move.seat, move.actor, move.action
         if is_action(action, "resign"):
             continue
         if seat != previous:

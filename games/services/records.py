@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games import engine
@@ -23,6 +23,7 @@ from games.engine import Table
 from games.engine.verify import FORMAT, FORMAT_VERSION
 from games.events import is_action
 from games.models import Game, GameStatus, Hand, Move, Seat, SeatKind, SeatStatus
+from games.movelog import game_moves, moves_per_hand
 from games.players import player_name
 from games.readmodel import iso
 from games.selectors import game_with_seats
@@ -101,7 +102,7 @@ def hand_frames(
 def _hands_and_moves(game: Game) -> tuple[dict[int, Hand], dict[int, list[Move]]]:
     hands = {h.number: h for h in Hand.objects.filter(game=game).order_by("number")}
     moves: dict[int, list[Move]] = {number: [] for number in hands}
-    for move in Move.objects.filter(game=game).order_by("seq"):
+    for move in game_moves(game):
         moves.setdefault(move.hand, []).append(move)
     return hands, moves
 
@@ -119,8 +120,7 @@ def match_frames(game: Game) -> list[Frame]:
 def hand_steps(game: Game) -> dict[int, int]:
     """Per hand: how many moves it has (its replay has one step more, the deal)."""
     numbers = Hand.objects.filter(game=game).order_by("number").values_list("number", flat=True)
-    rows = Move.objects.filter(game=game).values("hand").annotate(n=Count("id")).order_by()
-    found = {row["hand"]: row["n"] for row in rows}
+    found = moves_per_hand(game)
     return {number: found.get(number, 0) for number in numbers}
 
 
@@ -130,7 +130,7 @@ def replay_frame(game: Game, number: int, step: int) -> Frame:
     hand = hands.get(number)
     if hand is None:
         raise not_found()
-    moves = list(Move.objects.filter(game=game, hand=number, seq__gt=0).order_by("seq"))
+    moves = game_moves(game, hand=number, after=0)
     if not 0 <= step <= len(moves):
         raise not_found()
     *_, last = hand_frames(game, hand, hands, moves[:step])

@@ -10,6 +10,7 @@ from games import engine
 from games.engine import Table
 from games.events import is_action
 from games.models import EndReason, Game, GameState, GameStatus, Hand, Move, SeatStatus
+from games.movelog import game_moves, move_hand
 
 
 @dataclass
@@ -124,7 +125,7 @@ def game_verify(*, game: Game) -> Verification:
     _check_seating(game, report)
     replay = _Replay(game, hands, report)
     replay.deal(1)
-    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    moves = game_moves(game)
     report.moves = len(moves)
     for expected_seq, move in enumerate(moves, start=1):
         if move.seq != expected_seq:
@@ -202,7 +203,7 @@ def table_after(*, game: Game, seq: int) -> Table | None:
         for h in Hand.objects.filter(game=game, number__in=[number - 1, number, number + 1])
     }
     table = _deal(game, hands, number)
-    moves = Move.objects.filter(game=game, hand=number, seq__lte=seq).order_by("seq")
+    moves = game_moves(game, hand=number, upto=seq)
     for move in moves if seq else ():
         # A resignation ends the match without changing the table (as game_verify replays).
         if table is not None and not is_action(move.action, "resign"):
@@ -215,7 +216,7 @@ def table_after(*, game: Game, seq: int) -> Table | None:
 def _hand_of(game: Game, seq: int) -> int | None:
     if seq == 0:
         return 1
-    return Move.objects.filter(game=game, seq=seq).values_list("hand", flat=True).first()
+    return move_hand(game, seq)
 
 
 def _deal(game: Game, hands: dict[int, Hand], number: int) -> Table | None:

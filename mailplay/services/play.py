@@ -24,6 +24,7 @@ from games.mail.commands import Command, CommandError, format_action, parse_comm
 from games.mail.text import phase_todo
 from games.messages import error_message, refusal_message
 from games.models import Game, Move
+from games.movelog import game_moves
 from games.services.chat import chat_post
 from games.services.errors import GameError
 from games.services.moves import game_resign, moves_submit_with_table
@@ -209,7 +210,7 @@ def _applied(
     game: Game, token: ReplyToken, actions: Sequence[dict[str, Any]], before_seq: int, lang: str
 ) -> Answer:
     seat = token.seat_number
-    moves = list(Move.objects.filter(game=game, seq__gt=before_seq).order_by("seq"))
+    moves = game_moves(game, after=before_seq)
     done = "; ".join(format_action(a, game.variant, lang) for a in actions)
     paragraphs = [_("Applied: %(commands)s.") % {"commands": done}]
     own = moves[: len(actions)]

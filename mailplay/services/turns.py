@@ -46,6 +46,7 @@ def reply_is_current(*, token: ReplyToken, game: Game) -> bool:
     on_turn = game.turn_seat == seat
     if on_turn != token.on_turn or game_hand(game) != token.hand:
         return False
+    # The rows themselves, not games.movelog: an active game's log is never archived.
     since = Move.objects.filter(game=game, seq__gt=token.issued_seq)
     ended = since.exclude(seat=seat) if on_turn else since.filter(seat=seat)
     return not ended.exists()

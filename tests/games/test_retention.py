@@ -336,6 +336,7 @@ def test_beat_runs_every_retention_at_its_interval(settings):
         "prune-events": ("clients.tasks.prune_events", 86400),
         "prune-idempotency": ("games.tasks.prune_idempotency", 3600),
         "retire-games": ("games.tasks.retire_games", 3600),
+        "archive-moves": ("games.tasks.archive_moves", 3600),
         "prune-inbound": ("mailplay.tasks.prune_inbound", 86400),
         "prune-tokens": ("clients.tasks.prune_tokens", 86400),
         "prune-sessions": ("accounts.tasks.prune_sessions", 86400),

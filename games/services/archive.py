@@ -1,0 +1,101 @@
+"""Archiving the move log of games ended long ago (issue 25): each game's Move rows packed into
+one MoveArchive row (games.movearchive), then deleted, in one transaction per game.
+
+A game is archived CANASTA_MOVE_ARCHIVE_DAYS (31) after its end: after the event feed's and
+the outbox's 30 days, whose rows are the only readers of a game's moves outside
+games.movelog (a feed event's payload reads the rows it names), and after its retirement.
+Nothing is lost: before the rows are deleted, the packed value is unpacked and compared with
+them, every field; a game whose log would not come back the same keeps its rows (logged).
+
+Bounded and resumable as the prunes are (games.services.retention): along `game_to_archive_idx`,
+which holds only ended games not archived yet, oldest end first, a game at a time until the
+`Budget` is spent; the next run starts at the oldest game left, where this one stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game, GameStatus, Move, MoveArchive
+from games.movearchive import moves_packed, moves_unpacked
+from games.services.retention import Budget, Pruned, where_delete
+
+logger = logging.getLogger(__name__)
+
+# Games read per index range: each is then archived in its own transaction.
+GAMES_PER_RANGE = 100
+_FIELDS = ("seq", "hand", "seat", "actor", "action", "events", "created_at")
+
+
+def moves_archive(*, budget: Budget, now: datetime | None = None) -> Pruned:
+    """Archive the move log of every game that ended more than CANASTA_MOVE_ARCHIVE_DAYS ago;
+    `deleted` counts the Move rows replaced by archives."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=archive_days())
+    due = Game.objects.filter(finished_at__lt=cutoff, moves_archived_at__isnull=True)
+    archived, refused = 0, set[Any]()
+    while not budget.spent():
+        ids = list(
+            due.exclude(pk__in=refused)
+            .order_by("finished_at")
+            .values_list("pk", flat=True)[:GAMES_PER_RANGE]
+        )
+        for game_id in ids:
+            if budget.spent():
+                return Pruned(archived, done=False)
+            moves = game_archive(game_id=game_id, now=now)
+            if moves is None:
+                refused.add(game_id)
+            archived += moves or 0
+        if len(ids) < GAMES_PER_RANGE:
+            return Pruned(archived, done=True)
+    return Pruned(archived, done=False)
+
+
+def archive_days() -> int:
+    """Days after its end a game's log is archived: CANASTA_MOVE_ARCHIVE_DAYS, and never before
+    a day past the feed's and the outbox's retention (their daily prunes), whatever they are
+    set to: a feed event still kept reads its moves from the rows."""
+    return max(
+        settings.CANASTA_MOVE_ARCHIVE_DAYS,
+        settings.CANASTA_EVENTS_RETENTION_DAYS + 1,
+        settings.CANASTA_OUTBOX_RETENTION_DAYS + 1,
+    )
+
+
+def game_archive(*, game_id: Any, now: datetime) -> int | None:
+    """Pack one ended game's log into its archive and delete its rows, in one transaction
+    under the game's lock. The moves archived (0 for a game without any, or one archived
+    already); None when the packed log would not give the rows back (they stay)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.moves_archived_at is not None:
+            return 0
+        if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            return None  # an ended game is never played again: this one is not ended
+        rows = list(Move.objects.filter(game=game).order_by("seq"))
+        if rows:
+            packed = moves_packed(rows)
+            if not _same(rows, moves_unpacked(game.pk, packed)):
+                logger.error("move archive of %s: the packed log differs; rows kept", game.pk)
+                return None
+            MoveArchive.objects.create(game=game, packed=packed, moves=len(rows))
+            where_delete(Move.objects.filter(game=game))
+        Game.objects.filter(pk=game.pk).update(moves_archived_at=now)
+        return len(rows)
+
+
+def _same(rows: list[Move], unpacked: list[Move]) -> bool:
+    def fields(move: Move) -> tuple[Any, ...]:
+        # The JSON values as text too: their keys must come back in their order.
+        values = tuple(getattr(move, name) for name in _FIELDS)
+        return (*values, json.dumps(move.action), json.dumps(move.events))
+
+    return [fields(move) for move in rows] == [fields(move) for move in unpacked]

@@ -1,0 +1,102 @@
+"""The move archive's plans on PostgreSQL (games.services.archive): the games due are read from
+`game_to_archive_idx` (ended games not archived yet), a game's rows from its (game, seq)
+index, never a scan of the games or of the move log, however many games were archived before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Move, MoveArchive
+from games.services import archive
+from games.services.archive import moves_archive
+from games.services.retention import Budget, Pruned
+from tests.integration.plans import text_plan
+
+pytestmark = pytest.mark.integration
+
+GAMES, DUE, MOVES = 30_000, 60, 20
+
+
+def _sql(statement: str, params: list[Any] | None = None) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params or [])
+
+
+@pytest.fixture
+def ended_games(db: Any) -> dict[str, Any]:
+    """GAMES ended games, all but DUE archived already, and active games with moves; every
+    game not archived has MOVES moves."""
+    user = get_user_model().objects.create_user(username="owner", email="o@example.com")
+    now = timezone.now()
+    _sql(
+        """INSERT INTO games_game (id, variant, players, options, is_public, rated, status,
+            version, last_seq, timeout_policy, weekend_pause, bot_turn, seating_seed,
+            created_by_id, created_at, end_reason, finished_at, moves_archived_at)
+        SELECT gen_random_uuid(), 'classic', 2, '{}', true, true,
+            CASE WHEN n %% 5 = 0 THEN 'active' ELSE 'finished' END, 1, %s,
+            'autoplay', false, false, '', %s, %s, 'match_over',
+            CASE WHEN n %% 5 <> 0 THEN %s - n * interval '1 minute' END,
+            CASE WHEN n %% 5 <> 0 AND n > %s THEN %s END
+        FROM generate_series(1, %s) n""",
+        [MOVES, user.pk, now, now - timedelta(days=32), DUE * 5 // 4, now, GAMES],
+    )
+    _sql(
+        """INSERT INTO games_move (game_id, seq, hand, seat, actor, action, events, created_at)
+        SELECT g.id, s, 1, s %% 2, 'player', '{"type":"draw"}', '[{"private":0,"cards":["5H"]}]',
+            now() + s * interval '1 second'
+        FROM games_game g, generate_series(1, %s) s
+        WHERE g.moves_archived_at IS NULL""",
+        [MOVES],
+    )
+    _sql("ANALYZE")
+    return {"now": now}
+
+
+def _plans(statements: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for sql in statements:
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
+            yield sql, cursor.fetchone()[0][0]["Plan"]
+
+
+def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _nodes(child)
+
+
+def _indexes_used(statements: list[str]) -> set[str]:
+    used: set[str] = set()
+    for sql, plan in _plans(statements):
+        for node in _nodes(plan):
+            assert node["Node Type"] != "Seq Scan", (sql[:200], node)
+            used.update([node["Index Name"]] if "Index Name" in node else [])
+        if os.environ.get("SHOW_PLANS"):
+            print(sql[:160], "...\n" + text_plan(sql) + "\n")
+    return used
+
+
+def test_archiving_reads_the_due_games_and_their_moves_by_index(
+    ended_games: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(archive, "GAMES_PER_RANGE", 20)
+    with CaptureQueriesContext(connection) as queries:
+        archived = moves_archive(budget=Budget(), now=ended_games["now"])
+    statements = [q["sql"] for q in queries if q["sql"].startswith(("SELECT", "UPDATE", "DELETE"))]
+
+    assert archived == Pruned(DUE * MOVES, done=True)
+    assert MoveArchive.objects.count() == DUE
+    used = _indexes_used(statements)
+    assert {"game_to_archive_idx", "move_seq_unique", "games_game_pkey"} <= used, used
+    # The active games keep their rows.
+    assert Move.objects.count() == (GAMES // 5) * MOVES
