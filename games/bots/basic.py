@@ -70,6 +70,9 @@ class Style:
     infer: bool = False  # read "no pair" from the next player's discards and passes
     shed_with_canasta: bool = False  # lay every meld once the side may go out
     wild_canastas: int = 99  # complete canastas with wild cards while the side has fewer
+    partner_cards: int = 0  # the partner may go out holding this few: shed points (0: off)
+    threes_frozen: float = -40.0  # a black three's keep value once the pile is frozen anyway
+    keep_vs_canasta: int = 0  # keep_cards once the opponents may go out (their canastas; 0: off)
 
 
 BASIC_STYLE = Style()
@@ -281,7 +284,7 @@ class BasicPolicy:
             key=lambda g: (-len(g[1]), g[0]),
         )
         for rank, cards in triples:
-            if plan.left - len(cards) >= self.style.keep_cards or self.sheds(t, seat):
+            if plan.left - len(cards) >= self.keep_cards(t, seat) or self.sheds(t, seat):
                 plan.parts.append({"type": "meld", "melds": [list(cards)]})
                 plan.sizes[rank] = plan.naturals[rank] = len(cards)
                 plan.left -= len(cards)
@@ -302,9 +305,20 @@ class BasicPolicy:
                 sizes[key] += gap
                 have += 1
 
+    def keep_cards(self, t: Table, seat: int) -> int:
+        """Cards to keep in hand when starting a new meld: fewer once the opponents have the
+        canastas to go out (their going out would catch the cards held)."""
+        keep = self.style.keep_vs_canasta
+        if not keep:
+            return self.style.keep_cards
+        need = t.rules.canastas_needed(t.players)
+        if any(canasta_count(t, t.side_of(s)) >= need for s in opponents(t, seat)):
+            return keep
+        return self.style.keep_cards
+
     def sheds(self, t: Table, seat: int) -> bool:
         """Lay everything: an opponent may go out soon, or this side may go out."""
-        if endgame(t, seat, self.style):
+        if endgame(t, seat, self.style) or partner_may_go_out(t, seat, self.style):
             return True
         need = t.rules.canastas_needed(t.players)
         return self.style.shed_with_canasta and canasta_count(t, t.side_of(seat)) >= need
@@ -546,6 +560,26 @@ def endgame(t: Table, seat: int, style: Style) -> bool:
     )
 
 
+def partner_may_go_out(t: Table, seat: int, style: Style) -> bool:
+    """Could the partner go out soon? (the side has its canastas and it holds few cards):
+    the cards left in this hand would then count against the side."""
+    if not style.partner_cards:
+        return False
+    side = t.side_of(seat)
+    if canasta_count(t, side) < t.rules.canastas_needed(t.players):
+        return False
+    return any(0 < len(t.hands[p]) <= style.partner_cards for p in t.partners(seat))
+
+
+def _three_value(t: Table, seat: int, style: Style) -> float:
+    """A black three in hand: a safe discard to keep, or one that freezes the pile now."""
+    if len(t.discard) < style.hold_threes_below:
+        return 60.0
+    if style.threes_frozen != -40.0 and pile_frozen(t, t.side_of(next_seat(t, seat))):
+        return style.threes_frozen
+    return -40.0
+
+
 def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BASIC_STYLE) -> float:
     """How much the hand loses by discarding ``card`` (before the opponents' side of it)."""
     rules = t.rules
@@ -556,7 +590,7 @@ def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BA
         # Black threes block the next player; in tiles they also cost 100 in hand.
         if rules.card_value(card) >= 100:
             return -200.0
-        return 60.0 if len(t.discard) < style.hold_threes_below else -40.0
+        return _three_value(t, seat, style)
     rank = card[0]
     n = len(sh.groups.get(rank, []))
     if rank in melds:
@@ -582,7 +616,7 @@ def discard_costs(
     counts = unseen_rank_counts(t, seat)
     worth = pile_worth(t, [*t.discard, "4S"])
     costs: dict[Card, float] = {}
-    shed = endgame(t, seat, style)
+    shed = endgame(t, seat, style) or partner_may_go_out(t, seat, style)
     opponent = t.side_of(next_seat(t, seat))
     freezing = len(t.discard) + 1 >= style.freeze_at and not pile_frozen(t, opponent)
     for card in options:
