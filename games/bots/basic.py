@@ -71,8 +71,6 @@ class Style:
     shed_with_canasta: bool = False  # lay every meld once the side may go out
     wild_canastas: int = 99  # complete canastas with wild cards while the side has fewer
     partner_cards: int = 0  # the partner may go out holding this few: shed points (0: off)
-    threes_frozen: float = -40.0  # a black three's keep value once the pile is frozen anyway
-    keep_vs_canasta: int = 0  # keep_cards once the opponents may go out (their canastas; 0: off)
 
 
 BASIC_STYLE = Style()
@@ -284,7 +282,7 @@ class BasicPolicy:
             key=lambda g: (-len(g[1]), g[0]),
         )
         for rank, cards in triples:
-            if plan.left - len(cards) >= self.keep_cards(t, seat) or self.sheds(t, seat):
+            if plan.left - len(cards) >= self.style.keep_cards or self.sheds(t, seat):
                 plan.parts.append({"type": "meld", "melds": [list(cards)]})
                 plan.sizes[rank] = plan.naturals[rank] = len(cards)
                 plan.left -= len(cards)
@@ -304,17 +302,6 @@ class BasicPolicy:
                 plan.parts.append({"type": "meld", "add": {key: use}})
                 sizes[key] += gap
                 have += 1
-
-    def keep_cards(self, t: Table, seat: int) -> int:
-        """Cards to keep in hand when starting a new meld: fewer once the opponents have the
-        canastas to go out (their going out would catch the cards held)."""
-        keep = self.style.keep_vs_canasta
-        if not keep:
-            return self.style.keep_cards
-        need = t.rules.canastas_needed(t.players)
-        if any(canasta_count(t, t.side_of(s)) >= need for s in opponents(t, seat)):
-            return keep
-        return self.style.keep_cards
 
     def sheds(self, t: Table, seat: int) -> bool:
         """Lay everything: an opponent may go out soon, or this side may go out."""
@@ -571,15 +558,6 @@ def partner_may_go_out(t: Table, seat: int, style: Style) -> bool:
     return any(0 < len(t.hands[p]) <= style.partner_cards for p in t.partners(seat))
 
 
-def _three_value(t: Table, seat: int, style: Style) -> float:
-    """A black three in hand: a safe discard to keep, or one that freezes the pile now."""
-    if len(t.discard) < style.hold_threes_below:
-        return 60.0
-    if style.threes_frozen != -40.0 and pile_frozen(t, t.side_of(next_seat(t, seat))):
-        return style.threes_frozen
-    return -40.0
-
-
 def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BASIC_STYLE) -> float:
     """How much the hand loses by discarding ``card`` (before the opponents' side of it)."""
     rules = t.rules
@@ -590,7 +568,7 @@ def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BA
         # Black threes block the next player; in tiles they also cost 100 in hand.
         if rules.card_value(card) >= 100:
             return -200.0
-        return _three_value(t, seat, style)
+        return 60.0 if len(t.discard) < style.hold_threes_below else -40.0
     rank = card[0]
     n = len(sh.groups.get(rank, []))
     if rank in melds:
