@@ -60,7 +60,7 @@ def test_in_classic_it_starts_a_meld_only_while_seven_cards_stay_in_hand():
     assert strong.meld_step(t, seat) == triple  # 8 cards stay
 
 
-def test_with_a_canasta_it_sheds_once_its_partner_may_go_out():
+def test_with_a_canasta_it_sheds_once_its_partner_may_go_out() -> None:
     t = deal("classic", 4, "5" * 64)
     seat = t.turn
     partner = t.partners(seat)[0]
