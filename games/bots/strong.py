@@ -25,7 +25,7 @@ when another candidate scores better for its side by a clear margin. The same de
 so the comparison is between decisions, not between lucky and unlucky deals.
 
 Thinking is budgeted in simulated actions, not seconds, so that a seed replays
-the same game on any machine; the budget keeps a decision well under 2 s on
+the same game on any machine; the budget keeps a decision well under 1 s on
 one core (see `Budget`).
 """
 
