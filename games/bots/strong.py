@@ -54,7 +54,7 @@ class Budget:
     # on duplicate deals (docs/bots.md#more-deals-for-the-look-ahead-and-shedding-for-a-partner-issue-31).
     samples: int = 24  # deals per decision, at most
     min_samples: int = 4  # deals before an early stop
-    work: int = 4000  # simulated actions per decision, at most (about 0.3 s on one core)
+    work: int = 4000  # simulated actions per decision, at most (well under 1 s on one core)
     horizon: int = 160  # actions per rollout, at most (the hand is scored as it stands)
     confidence: float = 0.5  # standard errors a candidate must win by to replace the heuristic
     margin: float = 5.0  # points per hand a candidate must win by, at least
