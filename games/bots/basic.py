@@ -70,6 +70,7 @@ class Style:
     infer: bool = False  # read "no pair" from the next player's discards and passes
     shed_with_canasta: bool = False  # lay every meld once the side may go out
     wild_canastas: int = 99  # complete canastas with wild cards while the side has fewer
+    partner_cards: int = 0  # the partner may go out holding this few: shed points (0: off)
 
 
 BASIC_STYLE = Style()
@@ -304,7 +305,7 @@ class BasicPolicy:
 
     def sheds(self, t: Table, seat: int) -> bool:
         """Lay everything: an opponent may go out soon, or this side may go out."""
-        if endgame(t, seat, self.style):
+        if endgame(t, seat, self.style) or partner_may_go_out(t, seat, self.style):
             return True
         need = t.rules.canastas_needed(t.players)
         return self.style.shed_with_canasta and canasta_count(t, t.side_of(seat)) >= need
@@ -546,6 +547,17 @@ def endgame(t: Table, seat: int, style: Style) -> bool:
     )
 
 
+def partner_may_go_out(t: Table, seat: int, style: Style) -> bool:
+    """Could the partner go out soon? (the side has its canastas and it holds few cards):
+    the cards left in this hand would then count against the side."""
+    if not style.partner_cards:
+        return False
+    side = t.side_of(seat)
+    if canasta_count(t, side) < t.rules.canastas_needed(t.players):
+        return False
+    return any(0 < len(t.hands[p]) <= style.partner_cards for p in t.partners(seat))
+
+
 def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BASIC_STYLE) -> float:
     """How much the hand loses by discarding ``card`` (before the opponents' side of it)."""
     rules = t.rules
@@ -582,7 +594,7 @@ def discard_costs(
     counts = unseen_rank_counts(t, seat)
     worth = pile_worth(t, [*t.discard, "4S"])
     costs: dict[Card, float] = {}
-    shed = endgame(t, seat, style)
+    shed = endgame(t, seat, style) or partner_may_go_out(t, seat, style)
     opponent = t.side_of(next_seat(t, seat))
     freezing = len(t.discard) + 1 >= style.freeze_at and not pile_frozen(t, opponent)
     for card in options:

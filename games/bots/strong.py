@@ -25,7 +25,7 @@ when another candidate scores better for its side by a clear margin. The same de
 so the comparison is between decisions, not between lucky and unlucky deals.
 
 Thinking is budgeted in simulated actions, not seconds, so that a seed replays
-the same game on any machine; the budget keeps a decision well under 2 s on
+the same game on any machine; the budget keeps a decision well under 1 s on
 one core (see `Budget`).
 """
 
@@ -49,13 +49,16 @@ Action = dict[str, Any]
 
 @dataclass(frozen=True)
 class Budget:
-    samples: int = 12  # deals per decision, at most
+    # Issue 31: 24 deals (was 12), 4,000 actions (was 2,000), a margin of 5 points (was 10)
+    # and hidden hands dealt with more pairs (2, was 1) gained in four-player classic, paired
+    # on duplicate deals (docs/bots.md#more-deals-for-the-look-ahead-and-shedding-for-a-partner-issue-31).
+    samples: int = 24  # deals per decision, at most
     min_samples: int = 4  # deals before an early stop
-    work: int = 2000  # simulated actions per decision, at most (about 1 s on one core)
+    work: int = 4000  # simulated actions per decision, at most (well under 1 s on one core)
     horizon: int = 160  # actions per rollout, at most (the hand is scored as it stands)
     confidence: float = 0.5  # standard errors a candidate must win by to replace the heuristic
-    margin: float = 10.0  # points per hand a candidate must win by, at least
-    pairs: float = 1.0  # hidden hands keep pairs: a rank held once comes again 1 + pairs as often
+    margin: float = 5.0  # points per hand a candidate must win by, at least
+    pairs: float = 2.0  # hidden hands keep pairs: a rank held once comes again 1 + pairs as often
     # Short look-ahead on discards and pickups (issue 31): off by default, as measured
     # (docs/bots.md#short-look-ahead-on-discards-and-pickups-issue-31).
     short_rounds: int = 0  # rounds of play (every seat's turn) after the decision; 0: off
@@ -85,7 +88,9 @@ STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
 # Keys: "variant" or "variant-players" (which wins).
 VARIANT_STYLES: dict[str, Style] = {
     "classic": replace(STRONG_STYLE, keep_cards=7),
-    "classic-4": replace(STRONG_STYLE, keep_cards=7, danger_weight=4.0),
+    # With a canasta, laying its melds and shedding points once the partner holds 3 cards or
+    # fewer (it may go out and catch them): issue 31, docs/bots.md.
+    "classic-4": replace(STRONG_STYLE, keep_cards=7, danger_weight=4.0, partner_cards=3),
     # Tiles holding 7: +26.9 (12.1 to 41.6) over 2,000 paired deals, seeds 7-14 (weight 1);
     # holding 7, weighing feeding the pile twice: +34.1 (19.3 to 48.9) more, 3,000, seeds 7-18.
     "tiles": replace(STRONG_STYLE, danger_weight=2.0, infer=False, keep_cards=7),
