@@ -5,8 +5,6 @@ index, never a scan of the games or of the move log, however many games were arc
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -20,7 +18,7 @@ from games.models import Move, MoveArchive
 from games.services import archive
 from games.services.archive import moves_archive
 from games.services.retention import Budget, Pruned
-from tests.integration.plans import text_plan
+from tests.integration.plans import indexes_used
 
 pytestmark = pytest.mark.integration
 
@@ -62,30 +60,6 @@ def ended_games(db: Any) -> dict[str, Any]:
     return {"now": now}
 
 
-def _plans(statements: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    for sql in statements:
-        with connection.cursor() as cursor:
-            cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
-            yield sql, cursor.fetchone()[0][0]["Plan"]
-
-
-def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
-
-
-def _indexes_used(statements: list[str]) -> set[str]:
-    used: set[str] = set()
-    for sql, plan in _plans(statements):
-        for node in _nodes(plan):
-            assert node["Node Type"] != "Seq Scan", (sql[:200], node)
-            used.update([node["Index Name"]] if "Index Name" in node else [])
-        if os.environ.get("SHOW_PLANS"):
-            print(sql[:160], "...\n" + text_plan(sql) + "\n")
-    return used
-
-
 def test_archiving_reads_the_due_games_and_their_moves_by_index(
     ended_games: Any, monkeypatch: Any
 ) -> None:
@@ -96,7 +70,7 @@ def test_archiving_reads_the_due_games_and_their_moves_by_index(
 
     assert archived == Pruned(DUE * MOVES, done=True)
     assert MoveArchive.objects.count() == DUE
-    used = _indexes_used(statements)
+    used = indexes_used(statements)
     assert {"game_to_archive_idx", "move_seq_unique", "games_game_pkey"} <= used, used
     # The active games keep their rows.
     assert Move.objects.count() == (GAMES // 5) * MOVES

@@ -9,8 +9,6 @@ index the prune is built on is the one used.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -26,7 +24,7 @@ from games.models import Game
 from games.services import retention
 from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from notifications.services.retention import outbox_prune
-from tests.integration.plans import text_plan
+from tests.integration.plans import indexes_used
 
 pytestmark = pytest.mark.integration
 
@@ -88,36 +86,11 @@ def filled(db: Any) -> dict[str, Any]:
     return {"user": user, "now": now}
 
 
-def _plans(statements: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    for sql in statements:
-        with connection.cursor() as cursor:
-            cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
-            yield sql, cursor.fetchone()[0][0]["Plan"]
-
-
-def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
-
-
 def _captured(run: Any) -> tuple[Any, list[str]]:
     with CaptureQueriesContext(connection) as queries:
         result = run()
     statements = [q["sql"] for q in queries if q["sql"].startswith(("SELECT", "UPDATE", "DELETE"))]
     return result, statements
-
-
-def _indexes_used(statements: list[str]) -> set[str]:
-    used: set[str] = set()
-    for sql, plan in _plans(statements):
-        for node in _nodes(plan):
-            assert node["Node Type"] != "Seq Scan", (sql[:200], node)
-            if "Index Name" in node:
-                used.add(node["Index Name"])
-        if os.environ.get("SHOW_PLANS"):
-            print(sql[:160], "...\n" + text_plan(sql) + "\n")
-    return used
 
 
 def test_the_outbox_prune_walks_the_primary_key(filled, settings):
@@ -126,7 +99,7 @@ def test_the_outbox_prune_walks_the_primary_key(filled, settings):
     settings.CANASTA_PRUNE_CHUNK = 1000
     pruned, statements = _captured(lambda: outbox_prune(days=30, budget=Budget()))
     assert pruned == Pruned(OLD - OLD // 20, done=True)
-    assert "notifications_outbox_pkey" in _indexes_used(statements)
+    assert "notifications_outbox_pkey" in indexes_used(statements)
 
 
 def test_the_feed_prune_walks_the_primary_key_and_clears_the_log_by_its_index(filled, settings):
@@ -134,7 +107,7 @@ def test_the_feed_prune_walks_the_primary_key_and_clears_the_log_by_its_index(fi
     pruned, statements = _captured(lambda: feed_prune(days=30, budget=Budget()))
     assert pruned == Pruned(OLD, done=True)
     assert any(s.startswith("UPDATE") for s in statements)
-    used = _indexes_used(statements)
+    used = indexes_used(statements)
     assert "clients_event_pkey" in used
     assert any(name.startswith("clients_webhookdelivery_event_id") for name in used)
 
@@ -143,14 +116,14 @@ def test_the_idempotency_prune_walks_the_primary_key(filled, settings):
     settings.CANASTA_PRUNE_CHUNK = 1000
     pruned, statements = _captured(lambda: idempotency_prune(budget=Budget()))
     assert pruned == Pruned(OLD, done=True)
-    assert "games_idempotencyrecord_pkey" in _indexes_used(statements)
+    assert "games_idempotencyrecord_pkey" in indexes_used(statements)
 
 
 def test_deleting_a_user_finds_their_events_by_index(filled):
     """PostgreSQL checks every foreign key to a deleted user: the events' check reads the
     partial index of events with a recipient (before, a scan of every event)."""
     sql = f"SELECT 1 FROM clients_event WHERE recipient_id = {filled['user'].pk}"
-    assert "event_recipient_idx" in _indexes_used([sql])
+    assert "event_recipient_idx" in indexes_used([sql])
 
 
 def test_deleting_a_user_finds_their_sessions_by_index(db):
@@ -165,7 +138,7 @@ def test_deleting_a_user_finds_their_sessions_by_index(db):
     with CaptureQueriesContext(connection) as queries:
         UserSession.objects.filter(user_id=12).delete()
     statements = [q["sql"] for q in queries if q["sql"].startswith(("SELECT", "DELETE"))]
-    assert _indexes_used(statements) == {"session_user_idx"}
+    assert indexes_used(statements) == {"session_user_idx"}
 
 
 def test_no_index_repeats_the_leading_columns_of_another(db):
@@ -249,7 +222,7 @@ def test_retiring_games_reads_the_due_games_and_their_rows_by_index(finished_gam
     monkeypatch.setattr(retention, "GAMES_PER_CHUNK", 20)
     pruned, statements = _captured(lambda: games_retire(budget=Budget()))
     assert pruned == Pruned(DUE, done=True)
-    used = _indexes_used(statements)
+    used = indexes_used(statements)
     assert {"game_to_retire_idx", "reply_token_game_user", "seat_number_unique"} <= used
     for table in ("mailplay_inboundmessage_game_id", "notifications_gamepresence_game_id"):
         assert any(name.startswith(table) for name in used), (table, used)
