@@ -29,39 +29,34 @@ def _user_id(session_data: str) -> int | None:
     return session_user_id(SessionStore().decode(session_data))
 
 
-def forwards(apps: Any, schema_editor: Any) -> None:
-    old, new = apps.get_model("sessions", "Session"), apps.get_model("accounts", "UserSession")
-    for chunk in _chunks(old):
-        new.objects.bulk_create(
-            [
-                new(
+def _copied(source: Any, target: Any, *, with_user: bool) -> None:
+    """Every unexpired row of `source` into `target` (the account's id read from the data
+    when `with_user`)."""
+    for chunk in _chunks(source):
+        rows = []
+        for row in chunk:
+            extra = {"user_id": _user_id(row.session_data)} if with_user else {}
+            rows.append(
+                target(
                     session_key=row.session_key,
                     session_data=row.session_data,
                     expire_date=row.expire_date,
-                    user_id=_user_id(row.session_data),
+                    **extra,
                 )
-                for row in chunk
-            ],
-            ignore_conflicts=True,
-        )
+            )
+        target.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def forwards(apps: Any, schema_editor: Any) -> None:
+    old, new = apps.get_model("sessions", "Session"), apps.get_model("accounts", "UserSession")
+    _copied(old, new, with_user=True)
     # Nothing reads or prunes the old table from now on: emptied, expired rows included.
     old.objects.all().delete()
 
 
 def backwards(apps: Any, schema_editor: Any) -> None:
     old, new = apps.get_model("sessions", "Session"), apps.get_model("accounts", "UserSession")
-    for chunk in _chunks(new):
-        old.objects.bulk_create(
-            [
-                old(
-                    session_key=row.session_key,
-                    session_data=row.session_data,
-                    expire_date=row.expire_date,
-                )
-                for row in chunk
-            ],
-            ignore_conflicts=True,
-        )
+    _copied(new, old, with_user=False)
 
 
 class Migration(migrations.Migration):
