@@ -21,6 +21,12 @@ from typing import Any
 from django.db import models
 
 
+def compact_json(value: Any) -> str:
+    """A JSON value as CompactJSONField stores it (no spaces, text unescaped; compact JSON never
+    holds a raw line break, which games.movearchive's line format relies on)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 class CompactJSONField(models.TextField):
     description = "A JSON value stored as compact text"
     # django-stubs' plugin reads these: the Python value is any JSON value, as a JSONField's.
@@ -30,7 +36,7 @@ class CompactJSONField(models.TextField):
     def get_prep_value(self, value: Any) -> Any:
         if value is None:
             return None
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return compact_json(value)
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         if value is None:

@@ -16,13 +16,14 @@ kept: nothing reads them.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from games.fields import events_packed, events_unpacked
+from games.fields import compact_json, events_packed, events_unpacked
 from games.models import Move
 from games.packing import deflated, dictionary_checked, inflated
 
@@ -44,21 +45,8 @@ def _dictionary_1() -> bytes:
     return dictionary_checked(_DICTIONARY_1_FILE, _DICTIONARY_1_SHA256)
 
 
-def _compact(value: Any) -> str:
-    # As games.fields.CompactJSONField writes it: compact JSON never holds a raw line break.
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _differences(values: list[int]) -> list[int]:
     return [value - before for before, value in zip([0, *values], values, strict=False)]
-
-
-def _sums(differences: list[int]) -> list[int]:
-    values, total = [], 0
-    for difference in differences:
-        total += difference
-        values.append(total)
-    return values
 
 
 def moves_packed(moves: Sequence[Move]) -> bytes:
@@ -70,8 +58,8 @@ def moves_packed(moves: Sequence[Move]) -> bytes:
         "actor": "".join(_ACTOR_LETTERS[move.actor] for move in moves),
         "at": _differences([(move.created_at - _EPOCH) // _MICROSECOND for move in moves]),
     }
-    lines = [_compact(header)] + [
-        f"{_compact(move.action)}\t{_compact(events_packed(move.events, move.action, move.seat))}"
+    lines = [compact_json(header)] + [
+        f"{compact_json(move.action)}\t{compact_json(events_packed(move.events, move.action, move.seat))}"
         for move in moves
     ]
     return bytes([FORMAT_1]) + deflated("\n".join(lines).encode(), _dictionary_1())
@@ -87,11 +75,11 @@ def moves_unpacked(game_id: Any, packed: bytes | memoryview) -> list[Move]:
     if not header["seq"]:
         return []
     columns = zip(
-        _sums(header["seq"]),
+        itertools.accumulate(header["seq"]),
         header["hand"],
         header["seat"],
         header["actor"],
-        _sums(header["at"]),
+        itertools.accumulate(header["at"]),
         lines,
         strict=True,
     )
