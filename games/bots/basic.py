@@ -305,7 +305,7 @@ class BasicPolicy:
 
     def sheds(self, t: Table, seat: int) -> bool:
         """Lay everything: an opponent may go out soon, or this side may go out."""
-        if endgame(t, seat, self.style) or partner_may_go_out(t, seat, self.style):
+        if points_at_risk(t, seat, self.style):
             return True
         need = t.rules.canastas_needed(t.players)
         return self.style.shed_with_canasta and canasta_count(t, t.side_of(seat)) >= need
@@ -547,6 +547,12 @@ def endgame(t: Table, seat: int, style: Style) -> bool:
     )
 
 
+def points_at_risk(t: Table, seat: int, style: Style) -> bool:
+    """Could the hand end soon, this hand's cards counting against the side (an opponent or
+    the partner may go out)?"""
+    return endgame(t, seat, style) or partner_may_go_out(t, seat, style)
+
+
 def partner_may_go_out(t: Table, seat: int, style: Style) -> bool:
     """Could the partner go out soon? (the side has its canastas and it holds few cards):
     the cards left in this hand would then count against the side."""
@@ -594,7 +600,7 @@ def discard_costs(
     counts = unseen_rank_counts(t, seat)
     worth = pile_worth(t, [*t.discard, "4S"])
     costs: dict[Card, float] = {}
-    shed = endgame(t, seat, style) or partner_may_go_out(t, seat, style)
+    shed = points_at_risk(t, seat, style)
     opponent = t.side_of(next_seat(t, seat))
     freezing = len(t.discard) + 1 >= style.freeze_at and not pile_frozen(t, opponent)
     for card in options:
