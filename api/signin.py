@@ -20,7 +20,8 @@ player's name keep them out for an hour at a time. So a successful sign-in leave
 cookie naming the account (up to DEVICE_NAMES_KEPT names: a family's shared tablet), and a
 sign-in that presents it is counted on that device's own key instead of the account's: the
 player's browser is not locked by a stranger's guesses, and a stolen cookie still buys only
-the account limit of guesses of its own.
+the account limit of guesses of its own. A program that keeps no cookies gets the same value
+in the token answer's `device` and offers it in its next sign-in's body (api.views.auth).
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ DEVICE_SALT = "api.signin.device"
 DEVICE_MAX_AGE_SECONDS = 365 * 86400
 DEVICE_NAMES_KEPT = 5
 DEVICE_ATTRIBUTE = "signin_device"
+# Set by the API's token door to the `device` its body offered: a program that keeps no cookie
+# presents its device key that way (docs/accounts.md, "Known devices").
+DEVICE_OFFERED_ATTRIBUTE = "signin_device_offered"
 
 
 def _limits() -> tuple[int, int]:
@@ -71,9 +75,9 @@ def _name(username: str) -> str:
 
 
 def device_names(request: HttpRequest) -> dict[str, str]:
-    """The accounts this browser signed in to, each with the device's own key: {} without a
-    valid cookie (none, forged, expired)."""
-    raw = request.COOKIES.get(DEVICE_COOKIE)
+    """The accounts this browser (or program) signed in to, each with the device's own key:
+    {} without a valid cookie or offered value (none, forged, expired)."""
+    raw = request.COOKIES.get(DEVICE_COOKIE) or getattr(request, DEVICE_OFFERED_ATTRIBUTE, None)
     if not raw:
         return {}
     try:
@@ -152,6 +156,12 @@ def _remember_device(request: HttpRequest, who: str) -> None:
     setattr(request, DEVICE_ATTRIBUTE, signing.dumps(dict(kept), salt=DEVICE_SALT))
 
 
+def device_given(request: HttpRequest) -> str | None:
+    """The device value a successful sign-in of this request made (the cookie's next value),
+    for a door that hands it to a program in its answer; None when the sign-in failed."""
+    return getattr(request, DEVICE_ATTRIBUTE, None)
+
+
 def wait_message(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
     return ngettext(
@@ -188,7 +198,7 @@ class LimitedModelBackend(ModelBackend):
 
 
 def _with_device(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-    cookie = getattr(request, DEVICE_ATTRIBUTE, None)
+    cookie = device_given(request)
     if cookie:
         response.set_cookie(
             DEVICE_COOKIE,

@@ -62,6 +62,15 @@ class RegisterInSerializer(serializers.Serializer):
 class TokenInSerializer(serializers.Serializer):
     username = serializers.CharField()
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    device = serializers.CharField(
+        required=False,
+        max_length=2000,
+        write_only=True,
+        help_text="The `device` this program was given by its last sign-in. With it, this "
+        "program's wrong passwords are counted on their own, and a stranger's wrong guesses "
+        "for the account do not make it wait. A value the service did not give counts as "
+        "none.",
+    )
 
 
 @extend_schema_serializer(deprecate_fields=["token_id", "token"])
@@ -76,6 +85,11 @@ class TokenOutSerializer(serializers.Serializer):
     )
     token_id = serializers.IntegerField(help_text="Deprecated: the same as `id`.")
     token = serializers.CharField(help_text="Deprecated: the same as `key`.")
+    device = serializers.CharField(
+        required=False,
+        help_text="Only from a sign-in with a password: keep it and send it with the next "
+        "sign-in (`device`), as a browser keeps its device cookie.",
+    )
 
 
 class PasswordChangeInSerializer(serializers.Serializer):

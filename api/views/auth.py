@@ -32,6 +32,7 @@ from api.serializers.auth import (
     TokenInSerializer,
     TokenOutSerializer,
 )
+from api.signin import DEVICE_OFFERED_ATTRIBUTE, device_given
 from api.throttles import AuthRateThrottle, PasswordRateThrottle
 from api.users import request_user
 from clients.models import ApiToken
@@ -46,14 +47,16 @@ if TYPE_CHECKING:
 BY_PERSONAL_TOKEN = {403: error("Not with a personal token: use a session or an account token.")}
 
 
-def _token_response(user: User, token: ApiToken, key: str, *, status_code: int = 200) -> Response:
-    response = Response(
-        # `id` and `key`, as /tokens/ names them; `token_id` and `token` are the deprecated
-        # names of the same two (docs/api-changelog.md).
-        {"username": user.get_username(), "id": token.pk, "key": key, "token_id": token.pk,
-         "token": key},
-        status=status_code,
-    )  # fmt: skip
+def _token_response(
+    user: User, token: ApiToken, key: str, *, status_code: int = 200, device: str | None = None
+) -> Response:
+    # `id` and `key`, as /tokens/ names them; `token_id` and `token` are the deprecated names
+    # of the same two (docs/api-changelog.md).
+    body = {"username": user.get_username(), "id": token.pk, "key": key, "token_id": token.pk,
+            "token": key}  # fmt: skip
+    if device:
+        body["device"] = device
+    response = Response(body, status=status_code)
     # The key exists in clear only in this answer: no cache may keep it.
     response["Cache-Control"] = "no-store"
     deprecation_headers(response, since=TOKEN_NAMES_DEPRECATED, sunset=TOKEN_NAMES_SUNSET)
@@ -124,6 +127,9 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         serializer = TokenInSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        # A program's device key, as a browser's cookie would carry it (api.signin).
+        offered = serializer.validated_data.get("device")
+        setattr(request._request, DEVICE_OFFERED_ATTRIBUTE, offered)
         user = authenticate(
             request._request,
             username=serializer.validated_data["username"],
@@ -135,7 +141,7 @@ class TokenView(APIView):
         # link mailed before (the link's hash covers last_login; docs/accounts.md).
         update_last_login(type(user), user)
         token, key = account_token_create(owner=user)
-        return _token_response(user, token, key)
+        return _token_response(user, token, key, device=device_given(request._request))
 
 
 class AccountTokensRevokeView(APIView):

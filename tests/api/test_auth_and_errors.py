@@ -44,7 +44,7 @@ def test_it_exchanges_credentials_for_a_new_account_token(users):
 
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"username", "id", "key", "token_id", "token"}
+    assert set(body) == {"username", "id", "key", "token_id", "token", "device"}
     assert body["username"] == "alice"
     assert body["key"].startswith("cnsa_") and body["key"] != users["alice"].api_key
     # One name per thing (issue 29): `id`/`key` as under /tokens/; the old names stay for

@@ -206,3 +206,40 @@ def test_the_sign_in_page_says_why_it_waits_in_the_players_language(victim):
     text = page.content.decode()
     assert "Bitte versuchen Sie es in 1 Minute erneut." in text
     assert 'name="password"' in text  # the form, to try again once the wait is over
+
+
+def test_a_program_without_cookies_keeps_its_device_in_the_token_answer(victim):
+    """A client that keeps no cookies is not locked out by a stranger either: the token answer
+    gives it its device value, and the next sign-in offers it in the body."""
+    program = _client("198.51.100.9")
+    first = _api(program, "victim", PASSWORD).json()
+    device = first["device"]
+    program.cookies.clear()  # the program keeps no cookie, only what the body said
+    guesser = _client()
+    for attempt in range(ACCOUNT_LIMIT):
+        _api(guesser, "victim", f"wrong-{attempt}")
+    assert _api(program, "victim", PASSWORD).status_code == 429  # without its device
+    again = program.post(
+        "/api/v1/auth/token/",
+        {"username": "victim", "password": PASSWORD, "device": device},
+        content_type="application/json",
+        REMOTE_ADDR=program.address,
+    )
+    assert again.status_code == 200
+    assert again.json()["device"]
+    # A value the service did not give, or one given for another account, counts as none.
+    for forged in ("victim", device[:-2] + "xx"):
+        refused = guesser.post(
+            "/api/v1/auth/token/",
+            {"username": "victim", "password": PASSWORD, "device": forged},
+            content_type="application/json",
+            REMOTE_ADDR=guesser.address,
+        )
+        assert refused.status_code == 429
+
+
+def test_a_wrong_password_gives_no_device(victim):
+    answer = _api(_client(), "victim", "wrong")
+    assert answer.status_code == 400
+    assert "device" not in answer.json()
+    assert DEVICE_COOKIE not in answer.cookies
