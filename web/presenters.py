@@ -35,6 +35,12 @@ from web.variants import (
     variant_title,
 )
 
+# The most cards the dock shows without scrolling on the narrowest phone (320 CSS px: measured
+# in Chromium, 13 need a third row).
+# A longer hand takes the long-hand layout without JavaScript (site.css, .many-cards); with
+# it, game.js measures instead.
+DOCK_CARDS = 12
+
 CANASTA_NAMES = {
     "natural": gettext_lazy("Natural canasta"),
     "mixed": gettext_lazy("Mixed canasta"),
@@ -361,6 +367,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
             "drawn": aids["drawn"],
             "hand_groups": groups,
             "hand_size": len(hand),
+            "many_cards": len(hand) > DOCK_CARDS,
             "plan": [
                 {"value": " ".join(m), "cards": shown.cards(m, game.variant, display)} for m in plan
             ],

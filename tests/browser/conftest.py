@@ -92,9 +92,14 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Any]:
     """Make pages in fresh browser contexts (one per person): `new_page(viewport=PHONE)`."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None, *, user: Any = None) -> Any:
+    def make(
+        viewport: dict[str, int] | None = None, *, user: Any = None, javascript: bool = True
+    ) -> Any:
         context = browser.new_context(
-            viewport=viewport or DESKTOP, base_url=live_server.url, locale="en-GB"
+            viewport=viewport or DESKTOP,
+            base_url=live_server.url,
+            locale="en-GB",
+            java_script_enabled=javascript,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -248,6 +248,59 @@ def test_a_long_hand_shows_every_card_with_the_buttons_in_reach(
     _fits(page)
 
 
+@pytest.mark.parametrize("size", ["360x640", "390x844"])
+def test_without_javascript_a_long_hand_is_not_cut_either(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    size: str,
+) -> None:
+    """Nothing measures the hand without JavaScript: a hand longer than a phone's dock shows
+    takes the long-hand layout by its count, and a hand that fits keeps the dock at the
+    screen's bottom edge. Either way no card scrolls inside the dock."""
+    width, height = (int(n) for n in size.split("x"))
+    viewport = {"width": width, "height": height}
+    long_table = {**FIT_TABLE, "hands": [LONG_HAND, *FIT_TABLE["hands"][1:]], "phase": "play"}
+    for table, long in ((long_table, True), ({**FIT_TABLE, "phase": "play"}, False)):
+        game = _game(users, table, "de")
+        page = new_page(viewport, user=users["alice"], javascript=False)
+        page.goto(f"/games/{game.pk}/")
+        form = page.locator("#move-form")
+        assert form.evaluate("f => getComputedStyle(f).position") == (
+            "static" if long else "sticky"
+        )
+        hand = page.locator("#move-form .hand")
+        assert hand.evaluate("h => h.scrollHeight <= h.clientHeight + 1")  # no scroll inside
+        for target in ("#stock", "#pile", ".side .meld"):  # the table, not under the dock
+            _above_dock(page, page.locator(target))
+        buttons = page.locator("#actions button, #actions select")
+        _tappable(page, buttons)
+        cards = page.locator("#move-form label.pick")
+        for i in range(cards.count()):
+            cards.nth(i).evaluate("el => el.scrollIntoView({block: 'center'})")
+            _tappable(page, cards.nth(i))
+        screenshot(page, f"phone-no-js-{'long' if long else 'fit'}-{size}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["de", "is"])
+def test_the_narrowest_phone_shows_the_stock_and_the_pile_side_by_side(
+    users: Any,  # noqa: F811
+    new_page: Any,
+    screenshot: Any,
+    lang: str,
+) -> None:
+    """320 CSS px (the smallest phones, or a larger one with a larger font): the stock's and
+    the pile's long words do not push the pile off the screen's right edge."""
+    game = _game(users, {**FIT_TABLE, "phase": "play"}, lang)
+    page = new_page({"width": 320, "height": 568}, user=users["alice"])
+    page.goto(f"/games/{game.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    stock, pile = _box(page, page.locator("#stock")), _box(page, page.locator("#pile"))
+    assert stock["x"] >= 0 and pile["x"] + pile["width"] <= 320
+    assert abs(stock["y"] - pile["y"]) < 1  # one row
+    screenshot(page, f"phone-320-{lang}", full_page=False)
+
+
 def _axe(page: Any) -> None:
     from axe_playwright_python.sync_playwright import Axe
 

@@ -347,6 +347,7 @@
     var hand = form && form.querySelector(".hand");
     if (!hand) return;
     var rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    form.classList.remove("no-js");  // measured here, not guessed from the count (site.css)
     form.classList.toggle("long-hand", hand.scrollHeight > DOCK_HAND_REM * rem + 2);
   }
 
