@@ -7,9 +7,23 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from games import engine
-from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Invitation, Move, Seat
+from games.fields import compact_json
+from games.models import (
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    Game,
+    Hand,
+    Invitation,
+    Move,
+    MoveArchive,
+    Seat,
+)
+from games.movelog import game_moves
 
 
 class ReadOnlyMixin:
@@ -99,7 +113,37 @@ class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description="events (as a spectator sees them)")
     def public_events(self, move: Move) -> list[dict[str, Any]]:
-        return [engine.event_for(event, None) for event in move.events]
+        return _spectator_events(move)
+
+
+def _spectator_events(move: Move) -> list[dict[str, Any]]:
+    return [engine.event_for(event, None) for event in move.events]
+
+
+@admin.register(MoveArchive)
+class MoveArchiveAdmin(ViewOnlyAdmin):
+    """A finished game's log once it is packed (games.services.archive): its Move rows are
+    gone from the Move page, so this page shows the moves as that page did."""
+
+    list_display = ("game", "moves")
+    search_fields = ("game__id",)
+    fields = ("game", "moves", "log")
+    readonly_fields = fields
+    list_select_related = ("game",)
+
+    @admin.display(description="the moves (events as a spectator sees them)")
+    def log(self, archive: MoveArchive) -> SafeString:
+        rows = (
+            (move.seq, move.hand, move.seat, move.actor, compact_json(move.action),
+             compact_json(_spectator_events(move)), move.created_at.isoformat())
+            for move in game_moves(archive.game)
+        )  # fmt: skip
+        header = "<tr><th>seq</th><th>hand</th><th>seat</th><th>actor</th><th>action</th>"
+        header += "<th>events</th><th>created</th></tr>"
+        cells = "<tr>" + "<td>{}</td>" * 7 + "</tr>"
+        return format_html(
+            "<table>{}{}</table>", SafeString(header), format_html_join("\n", cells, rows)
+        )
 
 
 @admin.register(Invitation)

@@ -41,6 +41,12 @@ from web.variants import (
 # it, game.js measures instead.
 DOCK_CARDS = 12
 
+def _hand(groups: list[dict[str, Any]], hand: Sequence[Any]) -> dict[str, Any]:
+    """The dock's hand: its cards by rank, how many, and whether that is more than the
+    narrowest phone's dock shows (without JavaScript it then takes the long-hand layout)."""
+    return {"hand_groups": groups, "hand_size": len(hand), "many_cards": len(hand) > DOCK_CARDS}
+
+
 CANASTA_NAMES = {
     "natural": gettext_lazy("Natural canasta"),
     "mixed": gettext_lazy("Mixed canasta"),
@@ -365,9 +371,7 @@ def game_page(game: Game, seat: Seat | None, form: MoveForm | None = None) -> di
             "going_out_json": json.dumps(aids["legal"]["going_out"]),
             "last_plays": aids["last_plays"],
             "drawn": aids["drawn"],
-            "hand_groups": groups,
-            "hand_size": len(hand),
-            "many_cards": len(hand) > DOCK_CARDS,
+            **_hand(groups, hand),
             "plan": [
                 {"value": " ".join(m), "cards": shown.cards(m, game.variant, display)} for m in plan
             ],

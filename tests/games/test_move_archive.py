@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.services.deletion import account_delete
@@ -328,3 +329,23 @@ def test_a_deleted_account_leaves_the_archived_record_readable(
 
     assert _fields(game_moves(Game.objects.get(pk=game.pk))) == logged
     assert record_export(game=game)["seats"][1]["name"] != "carol"
+
+
+def test_the_operators_page_shows_an_archived_log_as_the_move_page_did(finished: Any) -> None:
+    """The Move rows are gone from the admin's Move page once packed: the archive's page shows
+    every move, its events as a spectator sees them (no card a player held in secret)."""
+    moves = game_moves(finished)
+    assert any("cards" in e for m in moves for e in m.events if e["type"] == "draw")
+    _archived(finished)
+    get_user_model().objects.create_superuser("operator", "op@example.org", PASSWORD)
+    client = Client()
+    client.login(username="operator", password=PASSWORD)
+    page = client.get(f"/admin/games/movearchive/{finished.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert text.count("<tr><td>") == len(moves)
+    shown = text.replace("&quot;", '"')
+    draws = re.findall(r'\{"type":"draw",[^}]*\}', shown)
+    assert draws and all('"cards"' not in draw for draw in draws), draws[:3]
+    listing = client.get("/admin/games/movearchive/", {"q": str(finished.pk)})
+    assert listing.status_code == 200 and str(len(moves)) in listing.content.decode()
