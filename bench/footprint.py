@@ -51,6 +51,7 @@ from clients.services.retention import feed_prune
 from games.models import Game, Hand, Move
 from games.services import lobby
 from games.services.archive import moves_archive
+from games.services.coldmoves import moves_pack_cold
 from games.services.retention import Budget, games_retire, idempotency_prune
 from mailplay.services.retention import inbound_prune
 from notifications.services.retention import outbox_prune, outbox_shared_prune
@@ -70,6 +71,7 @@ MEASURED = [
     "games.IdempotencyRecord",
     "notifications.OutboxShared",
     "games.MoveArchive",
+    "games.MoveChunk",
 ]
 
 
@@ -215,14 +217,21 @@ def _active_figures(
         BASELINE_ACTIVE,
     )
     records = sizes["games_idempotencyrecord"] / moves
-    idempotency_prune(budget=Budget(), now=timezone.now() + timedelta(hours=25))
-    day = _print_sizes("the same a day later", _sizes(), moves, BASELINE_AFTER_DAY)
-    # A game played over days keeps only its last day's records: at the capacity model's pace
-    # (docs/capacity.md: 6 turns a day, 2.17 moves a turn), a game of --moves moves.
+    later = timezone.now() + timedelta(hours=25)
+    idempotency_prune(budget=Budget(), now=later)
+    rows = _sizes()
+    _print_sizes("the same a day later, the moves still rows", rows, moves, BASELINE_AFTER_DAY)
+    moves_pack_cold(budget=Budget(), now=later)
+    packed = _sizes()
+    day = _print_sizes("the same a day later", packed, moves, BASELINE_AFTER_DAY)
+    # A game played over days keeps only its last day's records and rows: at the capacity
+    # model's pace (docs/capacity.md: 6 turns a day, 2.17 moves a turn), a game of --moves.
     share = min(1.0, args.moves_per_day / args.moves)
+    unpacked = (rows["games_move"] - packed["games_move"] - packed["games_movechunk"]) / moves
     print(
         f"\nan active game of {args.moves} moves at {args.moves_per_day:g} moves a day keeps "
-        f"{share:.0%} of its moves' idempotency records: {day + share * records:,.0f} B/move"
+        f"{share:.0%} of its moves' idempotency records and rows: "
+        f"{day + share * (records + unpacked):,.0f} B/move"
     )
     return active, day
 

@@ -101,6 +101,7 @@ from games.models import Game, Move, Seat  # noqa: E402
 from games.services import lobby  # noqa: E402
 from games.services.archive import moves_archive  # noqa: E402
 from games.services.bots import stale_bot_games  # noqa: E402
+from games.services.coldmoves import moves_pack_cold  # noqa: E402
 from games.services.retention import Budget, games_retire, idempotency_prune  # noqa: E402
 from games.services.timeouts import deadlines_sweep  # noqa: E402
 from mailplay.services.retention import inbound_prune  # noqa: E402
@@ -328,7 +329,9 @@ def _beat_tasks() -> dict[str, Callable[[], Any]]:
         "prune_events": lambda: feed_prune(days=30, budget=budget(90)),
         "prune_idempotency": lambda: idempotency_prune(budget=budget(90)),
         "retire_games": lambda: games_retire(budget=budget(90)),
-        "archive_moves": lambda: moves_archive(budget=budget(90)),
+        "archive_moves": lambda: (
+            moves_pack_cold(budget=budget(90)) + moves_archive(budget=budget(90))
+        ),
         "prune_inbound": lambda: inbound_prune(budget=budget(90)),
         "prune_tokens": lambda: tokens_prune(budget=budget(90)),
         "prune_sessions": lambda: sessions_prune(budget=budget(90)),

@@ -587,6 +587,9 @@ CANASTA_FINISHED_GAME_GRACE_DAYS = int(os.environ.get("CANASTA_FINISHED_GAME_GRA
 # A finished game's move log is packed into one row this long after its end (hourly): after
 # the feed's and the outbox's retention, whose rows read its moves (games.services.archive).
 CANASTA_MOVE_ARCHIVE_DAYS = int(os.environ.get("CANASTA_MOVE_ARCHIVE_DAYS", "31"))
+# Hours after a move is logged that its row is packed into a chunk of the game's older moves
+# (games.services.coldmoves; the hourly archive-moves task).
+CANASTA_MOVE_PACK_HOURS = int(os.environ.get("CANASTA_MOVE_PACK_HOURS", "24"))
 # Inbound mail that reached no game, and revoked API tokens, are deleted after this (daily).
 CANASTA_INBOUND_RETENTION_DAYS = int(os.environ.get("CANASTA_INBOUND_RETENTION_DAYS", "30"))
 CANASTA_REVOKED_TOKEN_RETENTION_DAYS = int(

@@ -28,6 +28,7 @@ from typing import Any
 from games import engine
 from games.engine import Table
 from games.models import Game, Move, Seat, SeatKind
+from games.movelog import game_moves
 from games.readmodel import iso, move_entry
 from games.services.replay import table_after
 from notifications.payloads import game_data, seat_names
@@ -62,9 +63,10 @@ class _Reading:
         wanted = [event for event in events if event.kind == "move"]
         for game_id in game_ids:
             ranges = [(e.first_seq or e.seq, e.seq) for e in wanted if e.game_id == game_id]
-            if ranges:
+            if ranges and game_id in self.games:
                 low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
-                rows = Move.objects.filter(game_id=game_id, seq__gte=low, seq__lte=high)
+                # Through games.movelog: an event's moves may be packed already.
+                rows = game_moves(self.games[game_id], after=low - 1, upto=high)
                 self.moves[game_id] = {move.seq: move for move in rows}
         self.tables: dict[tuple[Any, int], Table | None] = {}
 

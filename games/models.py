@@ -96,6 +96,11 @@ class Game(models.Model):
     # CANASTA_MOVE_ARCHIVE_DAYS after its end (games.services.archive.moves_archive); read
     # through games.movelog either way.
     moves_archived_at = models.DateTimeField(null=True, blank=True)
+    # When the oldest move still logged as a row was written (None: none is): a day later the
+    # hourly archive task packs the game's older rows into a MoveChunk
+    # (games.services.coldmoves), along game_cold_moves_idx. Set with the first move after
+    # a packing (games.services.moves.moves_logged_mark).
+    moves_cold_since = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True, default="")
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # The finished match this table replays (a rematch: same seats, options and clocks).
@@ -120,6 +125,12 @@ class Game(models.Model):
                 fields=["finished_at"],
                 condition=Q(finished_at__isnull=False, moves_archived_at__isnull=True),
                 name="game_to_archive_idx",
+            ),
+            # The games with moves to pack (games.services.coldmoves), oldest first.
+            models.Index(
+                fields=["moves_cold_since"],
+                condition=Q(moves_cold_since__isnull=False),
+                name="game_cold_moves_idx",
             ),
             # The public archive, newest end first, paged by (finished_at, id)
             # (games.services.records.archive_public, api/views/records.py): a range of this
@@ -182,6 +193,9 @@ class Seat(models.Model):
     # The last hand whose score sheet the seat's player acknowledged on the game page: the
     # page shows a finished hand's sheet until then, while the game goes on for the others.
     sheet_seen = models.PositiveSmallIntegerField(default=0)
+    # The seat's last move among the game's packed moves (games.services.coldmoves; None: none
+    # packed): "since your last move" reads it when the seat's moves are no longer rows.
+    last_packed_seq = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number", "joined_at", "id"]
@@ -399,6 +413,29 @@ class MoveArchive(models.Model):
 
     def __str__(self) -> str:
         return f"move archive of {self.game_id} ({self.moves} moves)"
+
+
+class MoveChunk(models.Model):
+    """Moves of a game, packed a day after they were logged while the game goes on (issue
+    25): first_seq..last_seq of its log, in the format of a MoveArchive (games.movearchive),
+    their rows deleted. A game's chunks and rows together are its log (games.movelog reads
+    both); when the game is archived its chunks go into its MoveArchive."""
+
+    # Indexed by move_chunk_unique, whose leading column it is.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="move_chunks", db_index=False
+    )
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField()
+    packed = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "first_seq"], name="move_chunk_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"moves {self.first_seq}-{self.last_seq} of {self.game_id}"
 
 
 class IdempotencyRecord(models.Model):

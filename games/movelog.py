@@ -1,11 +1,15 @@
-"""The one place a game's move log is read (issue 25): its Move rows, or, once the game's log
-is archived (games.services.archive), the moves unpacked from its MoveArchive row.
+"""The one place a game's move log is read (issue 25): its Move rows and the MoveChunks its
+older moves were packed into a day after they were logged (games.services.coldmoves), or,
+once the game's log is archived (games.services.archive), the moves unpacked from its
+MoveArchive row.
 
 Every reader of the log goes through here, with the filters it needs, and gets Move objects
-alike either way (an archived game's are unsaved: they have no row to save to). An active
-game's reads are the queries they were (the (game, seq) index); an archived game's log is one
-primary-key read, unpacked once per game object. The feed's readers (clients/services) read
-the rows directly: its events are deleted before a log is archived.
+alike either way (packed moves are unsaved: they have no row to save to). The rows are read
+first (the (game, seq) index); when they cannot be the whole answer (they do not start where
+the asked range starts, or fall short of a limit), the chunks of the range are read too and
+merged by seq. A packing run inserts its chunk and deletes its rows in one transaction, so
+read in that order every move is seen at least once (twice at most: the merge keeps one).
+An archived game's log is one primary-key read, unpacked once per game object.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from games.models import Game, Move, MoveArchive
+from games.models import Game, Move, MoveArchive, MoveChunk
 from games.movearchive import moves_unpacked
 
 # Where an archived game's unpacked log is kept on its object (one unpacking per request).
@@ -38,14 +42,51 @@ def game_moves(
     archived = _archived(game)
     if archived is None:
         rows = _rows(game, filters, latest_first, limit)
-        if rows or game.finished_at is None:
+        if _rows_suffice(rows, filters, latest_first, limit):
             return rows
+        packed = _packed(game, filters)
+        if packed or rows or game.finished_at is None:
+            return _chosen(_merged(packed, rows), filters, latest_first, limit)
         # `game` may have been read before its log was archived: the rows are gone only once
         # the archive is committed (one transaction), so it is there now.
         archived = _archived(game, fresh=True)
         if archived is None:
             return rows
-    chosen = [move for move in archived if _matches(move, filters)]
+    return _chosen(archived, filters, latest_first, limit)
+
+
+def _rows_suffice(
+    rows: list[Move], filters: dict[str, Any], latest_first: bool, limit: int | None
+) -> bool:
+    """Whether the rows alone answer: chunks hold only moves older than every row, so rows
+    that start right after `after` (in seq order), or the newest `limit` found as rows, miss
+    nothing."""
+    if latest_first:
+        return limit is not None and len(rows) == limit
+    return bool(rows) and rows[0].seq == (filters["after"] or 0) + 1
+
+
+def _packed(game: Game, filters: dict[str, Any]) -> list[Move]:
+    """The packed moves of the asked seq range (all of each chunk that overlaps it)."""
+    chunks = MoveChunk.objects.filter(game=game, last_seq__gt=filters["after"] or 0)
+    if filters["upto"] is not None:
+        chunks = chunks.filter(first_seq__lte=filters["upto"])
+    moves: list[Move] = []
+    for chunk in chunks.order_by("first_seq"):
+        moves.extend(moves_unpacked(game.pk, chunk.packed))
+    return moves
+
+
+def _merged(packed: list[Move], rows: list[Move]) -> list[Move]:
+    by_seq = {move.seq: move for move in packed}
+    by_seq.update((move.seq, move) for move in rows)
+    return [by_seq[seq] for seq in sorted(by_seq)]
+
+
+def _chosen(
+    moves: list[Move], filters: dict[str, Any], latest_first: bool, limit: int | None
+) -> list[Move]:
+    chosen = [move for move in moves if _matches(move, filters)]
     if latest_first:
         chosen.reverse()
     return chosen if limit is None else chosen[:limit]
@@ -55,6 +96,8 @@ def moves_per_hand(game: Game) -> dict[int, int]:
     """How many moves each hand of the game has (a hand without moves is not listed)."""
     archived = _archived(game)
     if archived is None:
+        if MoveChunk.objects.filter(game=game).exists():
+            return dict(Counter(move.hand for move in game_moves(game)))
         rows = Move.objects.filter(game=game).values("hand").annotate(n=Count("id")).order_by()
         counts = {row["hand"]: row["n"] for row in rows}
         archived = _archived(game, fresh=True) if not counts and game.finished_at else None

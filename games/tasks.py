@@ -12,6 +12,7 @@ from django.conf import settings
 
 from games.services.archive import moves_archive
 from games.services.bots import bot_take_turn, stale_bot_games
+from games.services.coldmoves import moves_pack_cold
 from games.services.retention import Budget, Pruned, games_retire, idempotency_prune
 from games.services.timeouts import deadlines_sweep
 
@@ -72,6 +73,9 @@ def retire_games(self: Task) -> int:
 
 @shared_task(name="games.tasks.archive_moves", bind=True, ignore_result=True)
 def archive_moves(self: Task) -> int:
-    """Beat, hourly: the move log of games ended more than CANASTA_MOVE_ARCHIVE_DAYS ago is
-    packed into one row per game and its rows deleted."""
-    return prune_run(self, lambda budget: moves_archive(budget=budget))
+    """Beat, hourly: the moves logged more than CANASTA_MOVE_PACK_HOURS ago are packed into
+    chunks of their game's log, and the move log of games ended more than
+    CANASTA_MOVE_ARCHIVE_DAYS ago into one row per game; their rows are deleted."""
+    return prune_run(
+        self, lambda budget: moves_pack_cold(budget=budget) + moves_archive(budget=budget)
+    )

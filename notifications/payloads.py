@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from games import engine
@@ -147,13 +147,14 @@ def turn_chat(*, game: Any, seat: Any) -> list[dict[str, str]]:
         return []
     if getattr(seat, "chat_news", True) is False:
         return []  # nothing said since their last move as the game was locked (turn_chat_news)
-    # One query: the recipient's last move is a subquery (the game and its seats are loaded).
-    # The rows themselves, not games.movelog: a turn's game is active, its log never archived.
+    # One query: the recipient's last move is a subquery (the game and its seats are loaded):
+    # its row, or, once the rows of that day are packed, the one its seat keeps
+    # (games.services.coldmoves).
     last = Move.objects.filter(game=game, seat=seat.number).order_by("-seq").values("seq")[:1]
     lines = chat_lines(
         game_id=game.pk,
         user=seat.user,
-        after_seq=Coalesce(Subquery(last), 0),
+        after_seq=Coalesce(Subquery(last), Value(seat.last_packed_seq or 0)),
         limit=TURN_CHAT_LINES + 20,
         game=game,
     )
@@ -172,7 +173,10 @@ def turn_chat_news() -> dict[str, Any]:
     last = Move.objects.filter(
         game_id=OuterRef(OuterRef("game_id")), seat=OuterRef(OuterRef("number"))
     )
-    since = Coalesce(Subquery(last.order_by("-seq").values("seq")[:1]), 0)
+    # The seat's last move as a row, or its last packed one (games.services.coldmoves).
+    since = Coalesce(
+        Subquery(last.order_by("-seq").values("seq")[:1]), OuterRef("last_packed_seq"), 0
+    )
     said = ChatMessage.objects.filter(game_id=OuterRef("game_id"), after_seq__gte=since)
     return {"chat_news": Exists(said)}
 

@@ -26,7 +26,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from clients.models import Event, EventKind, Webhook
@@ -35,6 +35,7 @@ from clients.services.webhooks import webhooks_wake
 from games.engine import Table
 from games.events import game_events
 from games.models import Game, GameStatus, Move
+from games.movelog import game_moves
 from games.readmodel import iso
 from games.services.compiled import (
     SENTINEL_ID,
@@ -61,33 +62,29 @@ class Draft:
     readers: Sequence[int] = field(default=())
 
 
-def _last_announced(game_id: Any) -> Any:
+def _last_announced(game_id: Any) -> QuerySet[Event]:
     # The (game, id) index, newest first: the last `move` event is at or near the top.
-    last = Event.objects.filter(game_id=game_id, kind=EventKind.MOVE).order_by("-id")
-    return last.values("seq")[:1]
+    return Event.objects.filter(game_id=game_id, kind=EventKind.MOVE).order_by("-id")
 
 
 def _batch_moves(game: Game, move_seq: int) -> list[Move]:
-    """The moves up to `move_seq` that no `move` event announced yet: the batch just logged.
-
-    One query; the subquery reads the (game, kind, seq) index.
-    """
-    floor = Greatest(
-        Coalesce(Subquery(_last_announced(game.pk)), Value(0)),
-        Value(max(0, move_seq - MAX_BATCH_MOVES)),
-    )
-    return list(Move.objects.filter(game=game, seq__gt=floor, seq__lte=move_seq).order_by("seq"))
+    """The moves up to `move_seq` that no `move` event announced yet: the batch just logged
+    (read through games.movelog: an older move no event announced, the forced draw that
+    opened a game nobody played for a day, may be packed already)."""
+    announced = _last_announced(game.pk).values_list("seq", flat=True).first() or 0
+    floor = max(announced, move_seq - MAX_BATCH_MOVES)
+    return game_moves(game, after=floor, upto=move_seq)
 
 
 def _unannounced(game: Game, logged: Sequence[Move], announced: int, move_seq: int) -> list[Move]:
     """What _batch_moves would read, given the batch's moves as the caller logged them (in seq
-    order, ending at `move_seq`) and the last announced seq: the database is read only for
-    older moves no event announced yet (the forced draw that opened the game, say)."""
+    order, ending at `move_seq`) and the last announced seq: the log is read only for older
+    moves no event announced yet (the forced draw that opened the game, say)."""
     floor = max(announced, move_seq - MAX_BATCH_MOVES)
     first = logged[0].seq if logged else move_seq + 1
     older: list[Move] = []
     if floor + 1 < first:
-        older = list(Move.objects.filter(game=game, seq__gt=floor, seq__lt=first).order_by("seq"))
+        older = game_moves(game, after=floor, upto=first - 1)
     return older + [move for move in logged if floor < move.seq <= move_seq]
 
 
@@ -133,7 +130,7 @@ def _recipients_locked(user_ids: list[int], *, announced: bool) -> QuerySet[Any]
     if not announced:
         return queryset.values_list("pk", "hooked")
     # Uncorrelated: the database evaluates it once, on the (game, kind, seq) index.
-    announced_seq = Coalesce(Subquery(_last_announced(SENTINEL_ID)), Value(0))
+    announced_seq = Coalesce(Subquery(_last_announced(SENTINEL_ID).values("seq")[:1]), Value(0))
     return queryset.annotate(announced=announced_seq).values_list("pk", "hooked", "announced")
 
 

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import Game, GameStatus, Move, MoveArchive
+from games.models import Game, GameStatus, Move, MoveArchive, MoveChunk
 from games.movearchive import moves_packed, moves_unpacked
+from games.movelog import game_moves
 from games.services.retention import Budget, Pruned, where_delete
 
 logger = logging.getLogger(__name__)
@@ -36,27 +39,32 @@ _FIELDS = ("seq", "hand", "seat", "actor", "action", "events", "created_at")
 
 def moves_archive(*, budget: Budget, now: datetime | None = None) -> Pruned:
     """Archive the move log of every game that ended more than CANASTA_MOVE_ARCHIVE_DAYS ago;
-    `deleted` counts the Move rows replaced by archives."""
+    `deleted` counts the moves packed into archives."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=archive_days())
     due = Game.objects.filter(finished_at__lt=cutoff, moves_archived_at__isnull=True)
-    archived, refused = 0, set[Any]()
+    return games_walk(
+        due.order_by("finished_at"), lambda game_id: game_archive(game_id=game_id, now=now), budget
+    )
+
+
+def games_walk(due: QuerySet[Game], each: Callable[[Any], int | None], budget: Budget) -> Pruned:
+    """Call `each` with every due game's id in the queryset's order, in ranges of
+    GAMES_PER_RANGE, until the budget is spent; `each` returns the moves it packed (None: it
+    refused the game, which is then passed over for the rest of the run)."""
+    done, refused = 0, set[Any]()
     while not budget.spent():
-        ids = list(
-            due.exclude(pk__in=refused)
-            .order_by("finished_at")
-            .values_list("pk", flat=True)[:GAMES_PER_RANGE]
-        )
+        ids = list(due.exclude(pk__in=refused).values_list("pk", flat=True)[:GAMES_PER_RANGE])
         for game_id in ids:
             if budget.spent():
-                return Pruned(archived, done=False)
-            moves = game_archive(game_id=game_id, now=now)
+                return Pruned(done, done=False)
+            moves = each(game_id)
             if moves is None:
                 refused.add(game_id)
-            archived += moves or 0
+            done += moves or 0
         if len(ids) < GAMES_PER_RANGE:
-            return Pruned(archived, done=True)
-    return Pruned(archived, done=False)
+            return Pruned(done, done=True)
+    return Pruned(done, done=False)
 
 
 def archive_days() -> int:
@@ -80,19 +88,24 @@ def game_archive(*, game_id: Any, now: datetime) -> int | None:
             return 0
         if game.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
             return None  # an ended game is never played again: this one is not ended
-        rows = list(Move.objects.filter(game=game).order_by("seq"))
+        # The whole log: the rows, and the chunks packed while the game was played.
+        rows = game_moves(game)
         if rows:
             packed = moves_packed(rows)
-            if not _same(rows, moves_unpacked(game.pk, packed)):
+            if not same_moves(rows, moves_unpacked(game.pk, packed)):
                 logger.error("move archive of %s: the packed log differs; rows kept", game.pk)
                 return None
             MoveArchive.objects.create(game=game, packed=packed, moves=len(rows))
             where_delete(Move.objects.filter(game=game))
-        Game.objects.filter(pk=game.pk).update(moves_archived_at=now)
+            where_delete(MoveChunk.objects.filter(game=game))
+        Game.objects.filter(pk=game.pk).update(moves_archived_at=now, moves_cold_since=None)
         return len(rows)
 
 
-def _same(rows: list[Move], unpacked: list[Move]) -> bool:
+def same_moves(rows: list[Move], unpacked: list[Move]) -> bool:
+    """Whether packed moves came back as they were logged, every field (the coldmoves packing
+    checks its chunks the same way)."""
+
     def fields(move: Move) -> tuple[Any, ...]:
         # The JSON values as text too: their keys must come back in their order.
         values = tuple(getattr(move, name) for name in _FIELDS)

@@ -128,6 +128,14 @@ def require_version(game: Game, expected_version: int) -> None:
         raise refused(ErrorKind.CONFLICT, "stale_version", {"version": game.version})
 
 
+def moves_logged_mark(game: Game, now: datetime) -> None:
+    """Moves were logged as rows (in the caller's transaction, the game locked; saved with the
+    game): from the first one on, the hourly archive task packs them a day later
+    (games.services.coldmoves, along game_cold_moves_idx)."""
+    if game.moves_cold_since is None:
+        game.moves_cold_since = now
+
+
 def game_mark_over(
     *, game: Game, reason: EndReason, winner_side: int | None, now: datetime
 ) -> None:

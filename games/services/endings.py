@@ -10,7 +10,7 @@ from typing import Any
 
 from games import engine
 from games.models import EndReason, Game, Move, Seat
-from games.services.common import game_mark_over
+from games.services.common import game_mark_over, moves_logged_mark
 from games.services.hands import hand_finish
 from games.services.notify import notify_events
 
@@ -59,6 +59,7 @@ def match_concede(
         created_at=now,
     )
     game_mark_over(game=game, reason=reason, winner_side=winner, now=now)
+    moves_logged_mark(game, now)
     game.last_seq += 1
     game.version += 1
     game.save()

@@ -33,6 +33,7 @@ from games.services.clock import clock_restart, clock_update
 from games.services.common import (
     game_lock,
     game_mark_over,
+    moves_logged_mark,
     require_active,
     require_player,
     require_version,
@@ -62,6 +63,7 @@ BATCH_FIELDS = [
     "end_reason",
     "winner_side",
     "finished_at",
+    "moves_cold_since",
 ]
 
 
@@ -230,6 +232,7 @@ def auto_draw_first_turn(
     if not pending.moves:
         return table, None
     compiled_bulk_insert(pending.moves)
+    moves_logged_mark(game, now)
     state.table = pending.table.to_json()
     state.save(update_fields=["table", "updated_at"])
     game.last_seq += len(pending.moves)
@@ -359,6 +362,7 @@ def batch_commit_keeping_draws(
         _close_hand(game, state, pending, now)
     auto_drew = _auto_draw(game, pending, now) if game.finished_at is None else None
     compiled_bulk_insert(pending.moves)
+    moves_logged_mark(game, now)
     state.table = pending.table.to_json()
     # The two UPDATEs of every move: compiled once per database (games.services.compiled).
     compiled_save(state, ["table", "totals", "hand_commitment", "updated_at"])

@@ -23,7 +23,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.models import Game, GameStatus, Move
+from games.models import Game, GameStatus
+from games.movelog import game_moves
 from mailplay.models import InboundMessage, InboundStatus, ReplyToken
 from mailplay.services.answers import Answer, nothing_applied
 from notifications.payloads import game_hand, seat_names
@@ -46,10 +47,9 @@ def reply_is_current(*, token: ReplyToken, game: Game) -> bool:
     on_turn = game.turn_seat == seat
     if on_turn != token.on_turn or game_hand(game) != token.hand:
         return False
-    # The rows themselves, not games.movelog: an active game's log is never archived.
-    since = Move.objects.filter(game=game, seq__gt=token.issued_seq)
-    ended = since.exclude(seat=seat) if on_turn else since.filter(seat=seat)
-    return not ended.exists()
+    # Through games.movelog: an old email's moves may be packed (games.services.coldmoves).
+    since = game_moves(game, after=token.issued_seq)
+    return not any((move.seat != seat) == on_turn for move in since)
 
 
 def earlier_turn_answer(*, token: ReplyToken, game: Game) -> Answer:
