@@ -2,10 +2,11 @@
 one MoveArchive row (games.movearchive), then deleted, in one transaction per game.
 
 A game is archived CANASTA_MOVE_ARCHIVE_DAYS (31) after its end: after the event feed's and
-the outbox's 30 days, whose rows are the only readers of a game's moves outside
-games.movelog (a feed event's payload reads the rows it names), and after its retirement.
-Nothing is lost: before the rows are deleted, the packed value is unpacked and compared with
-them, every field; a game whose log would not come back the same keeps its rows (logged).
+the outbox's 30 days, and after its retirement. Its log is then its rows and the chunks its
+older moves were packed into while it was played (games.services.coldmoves); both go into
+the archive. Nothing is lost: before they are deleted, the packed value is unpacked and
+compared with them, every field; a game whose log would not come back the same keeps its rows
+(logged).
 
 Bounded and resumable as the prunes are (games.services.retention): along `game_to_archive_idx`,
 which holds only ended games not archived yet, oldest end first, a game at a time until the
@@ -70,7 +71,7 @@ def games_walk(due: QuerySet[Game], each: Callable[[Any], int | None], budget: B
 def archive_days() -> int:
     """Days after its end a game's log is archived: CANASTA_MOVE_ARCHIVE_DAYS, and never before
     a day past the feed's and the outbox's retention (their daily prunes), whatever they are
-    set to: a feed event still kept reads its moves from the rows."""
+    set to: a feed event still kept reads its moves without unpacking the whole log."""
     return max(
         settings.CANASTA_MOVE_ARCHIVE_DAYS,
         settings.CANASTA_EVENTS_RETENTION_DAYS + 1,
