@@ -427,6 +427,9 @@ class MoveChunk(models.Model):
     )
     first_seq = models.PositiveIntegerField()
     last_seq = models.PositiveIntegerField()
+    # The hands of its first and last move: a reader of one hand unpacks only its chunks.
+    first_hand = models.PositiveSmallIntegerField()
+    last_hand = models.PositiveSmallIntegerField()
     packed = models.BinaryField()
 
     class Meta:

@@ -44,7 +44,7 @@ def game_moves(
         rows = _rows(game, filters, latest_first, limit)
         if _rows_suffice(rows, filters, latest_first, limit):
             return rows
-        packed = _packed(game, filters)
+        packed = _packed(game, filters, latest_first, limit)
         if packed or rows or game.finished_at is None:
             return _chosen(_merged(packed, rows), filters, latest_first, limit)
         # `game` may have been read before its log was archived: the rows are gone only once
@@ -66,15 +66,25 @@ def _rows_suffice(
     return bool(rows) and rows[0].seq == (filters["after"] or 0) + 1
 
 
-def _packed(game: Game, filters: dict[str, Any]) -> list[Move]:
-    """The packed moves of the asked seq range (all of each chunk that overlaps it)."""
+def _packed(
+    game: Game, filters: dict[str, Any], latest_first: bool, limit: int | None
+) -> list[Move]:
+    """The packed moves of the asked seq range and hand (all of each chunk that overlaps it),
+    in seq order; for the newest `limit`, only the newest chunks that hold that many."""
     chunks = MoveChunk.objects.filter(game=game, last_seq__gt=filters["after"] or 0)
     if filters["upto"] is not None:
         chunks = chunks.filter(first_seq__lte=filters["upto"])
-    moves: list[Move] = []
-    for chunk in chunks.order_by("first_seq"):
-        moves.extend(moves_unpacked(game.pk, chunk.packed))
-    return moves
+    if filters["hand"] is not None:
+        chunks = chunks.filter(first_hand__lte=filters["hand"], last_hand__gte=filters["hand"])
+    if not (latest_first and limit):
+        ordered = chunks.order_by("first_seq")
+        return [move for chunk in ordered for move in moves_unpacked(game.pk, chunk.packed)]
+    newest: list[list[Move]] = []
+    for chunk in chunks.order_by("-first_seq"):
+        newest.insert(0, moves_unpacked(game.pk, chunk.packed))
+        if sum(_matches(move, filters) for part in newest for move in part) >= limit:
+            break
+    return [move for part in newest for move in part]
 
 
 def _merged(packed: list[Move], rows: list[Move]) -> list[Move]:

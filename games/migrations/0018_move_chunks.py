@@ -23,6 +23,8 @@ class Migration(migrations.Migration):
                 ),
                 ("first_seq", models.PositiveIntegerField()),
                 ("last_seq", models.PositiveIntegerField()),
+                ("first_hand", models.PositiveSmallIntegerField()),
+                ("last_hand", models.PositiveSmallIntegerField()),
                 ("packed", models.BinaryField()),
             ],
         ),

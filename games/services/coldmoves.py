@@ -79,7 +79,14 @@ def _chunk_written(game: Game, cold: list[Move]) -> bool:
     if not same_moves(cold, moves_unpacked(game.pk, packed)):
         logger.error("moves of %s: the packed chunk differs; rows kept", game.pk)
         return False
-    MoveChunk.objects.create(game=game, first_seq=cold[0].seq, last_seq=cold[-1].seq, packed=packed)
+    MoveChunk.objects.create(
+        game=game,
+        first_seq=cold[0].seq,
+        last_seq=cold[-1].seq,
+        first_hand=cold[0].hand,
+        last_hand=cold[-1].hand,
+        packed=packed,
+    )
     where_delete(Move.objects.filter(game=game, seq__lte=cold[-1].seq))
     last_by_seat: dict[int, int] = {}
     for move in cold:

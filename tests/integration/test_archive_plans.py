@@ -61,8 +61,8 @@ def ended_games(db: Any) -> dict[str, Any]:
     # Games that were packed before (their chunks still there) and every game's seats: the
     # packing and the archive read both tables, which are never empty on a host.
     _sql(
-        """INSERT INTO games_movechunk (game_id, first_seq, last_seq, packed)
-        SELECT id, 1, %s, '\\x01'::bytea FROM games_game WHERE moves_archived_at IS NOT NULL""",
+        """INSERT INTO games_movechunk (game_id, first_seq, last_seq, first_hand, last_hand, packed)
+        SELECT id, 1, %s, 1, 1, '\\x01'::bytea FROM games_game WHERE moves_archived_at IS NOT NULL""",
         [MOVES],
     )
     _sql(
