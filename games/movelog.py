@@ -42,7 +42,7 @@ def game_moves(
     archived = _archived(game)
     if archived is None:
         rows = _rows(game, filters, latest_first, limit)
-        if _rows_suffice(rows, filters, latest_first, limit):
+        if _rows_suffice(game, rows, filters, latest_first, limit):
             return rows
         packed = _packed(game, filters, latest_first, limit)
         if packed or rows or game.finished_at is None:
@@ -56,11 +56,14 @@ def game_moves(
 
 
 def _rows_suffice(
-    rows: list[Move], filters: dict[str, Any], latest_first: bool, limit: int | None
+    game: Game, rows: list[Move], filters: dict[str, Any], latest_first: bool, limit: int | None
 ) -> bool:
     """Whether the rows alone answer: chunks hold only moves older than every row, so rows
     that start right after `after` (in seq order), or the newest `limit` found as rows, miss
-    nothing."""
+    nothing; nor does a range past the game's last move (a move logged since `game` was read
+    is a row)."""
+    if (filters["after"] or 0) >= game.last_seq:
+        return True
     if latest_first:
         return limit is not None and len(rows) == limit
     return bool(rows) and rows[0].seq == (filters["after"] or 0) + 1
