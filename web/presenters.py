@@ -41,6 +41,7 @@ from web.variants import (
 # it, game.js measures instead.
 DOCK_CARDS = 12
 
+
 def _hand(groups: list[dict[str, Any]], hand: Sequence[Any]) -> dict[str, Any]:
     """The dock's hand: its cards by rank, how many, and whether that is more than the
     narrowest phone's dock shows (without JavaScript it then takes the long-hand layout)."""

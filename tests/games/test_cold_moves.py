@@ -154,9 +154,7 @@ def test_table_talk_since_your_last_move_counts_from_a_packed_move(
     moves_pack_cold(budget=Budget())
 
     seat = Seat.objects.annotate(**turn_chat_news()).get(game=game, number=seat_number)
-    assert seat.last_packed_seq == max(
-        m.seq for m in game_moves(game) if m.seat == seat_number
-    )
+    assert seat.last_packed_seq == max(m.seq for m in game_moves(game) if m.seat == seat_number)
     assert seat.chat_news is False
     assert turn_chat(game=game, seat=seat) == []
     chat_post(game_id=game.pk, user=talker, text="Jetzt du.")
