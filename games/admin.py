@@ -21,8 +21,10 @@ from games.models import (
     Invitation,
     Move,
     MoveArchive,
+    MoveChunk,
     Seat,
 )
+from games.movearchive import moves_unpacked
 from games.movelog import game_moves
 
 
@@ -120,6 +122,21 @@ def _spectator_events(move: Move) -> list[dict[str, Any]]:
     return [engine.event_for(event, None) for event in move.events]
 
 
+def _moves_table(moves: list[Move]) -> SafeString:
+    """Packed moves as the Moves page shows rows: events as a spectator sees them."""
+    rows = (
+        (move.seq, move.hand, move.seat, move.actor, compact_json(move.action),
+         compact_json(_spectator_events(move)), move.created_at.isoformat())
+        for move in moves
+    )  # fmt: skip
+    header = "<tr><th>seq</th><th>hand</th><th>seat</th><th>actor</th><th>action</th>"
+    header += "<th>events</th><th>created</th></tr>"
+    cells = "<tr>" + "<td>{}</td>" * 7 + "</tr>"
+    return format_html(
+        "<table>{}{}</table>", SafeString(header), format_html_join("\n", cells, rows)
+    )
+
+
 @admin.register(MoveArchive)
 class MoveArchiveAdmin(ViewOnlyAdmin):
     """A finished game's log once it is packed (games.services.archive): its Move rows are
@@ -133,17 +150,23 @@ class MoveArchiveAdmin(ViewOnlyAdmin):
 
     @admin.display(description="the moves (events as a spectator sees them)")
     def log(self, archive: MoveArchive) -> SafeString:
-        rows = (
-            (move.seq, move.hand, move.seat, move.actor, compact_json(move.action),
-             compact_json(_spectator_events(move)), move.created_at.isoformat())
-            for move in game_moves(archive.game)
-        )  # fmt: skip
-        header = "<tr><th>seq</th><th>hand</th><th>seat</th><th>actor</th><th>action</th>"
-        header += "<th>events</th><th>created</th></tr>"
-        cells = "<tr>" + "<td>{}</td>" * 7 + "</tr>"
-        return format_html(
-            "<table>{}{}</table>", SafeString(header), format_html_join("\n", cells, rows)
-        )
+        return _moves_table(game_moves(archive.game))
+
+
+@admin.register(MoveChunk)
+class MoveChunkAdmin(ViewOnlyAdmin):
+    """Moves of a game still played, packed a day after they were logged
+    (games.services.coldmoves): gone from the Move page, shown here as that page did."""
+
+    list_display = ("game", "first_seq", "last_seq", "first_hand", "last_hand")
+    search_fields = ("game__id",)
+    fields = ("game", "first_seq", "last_seq", "log")
+    readonly_fields = fields
+    list_select_related = ("game",)
+
+    @admin.display(description="the moves (events as a spectator sees them)")
+    def log(self, chunk: MoveChunk) -> SafeString:
+        return _moves_table(moves_unpacked(chunk.game_id, chunk.packed))
 
 
 @admin.register(Invitation)
