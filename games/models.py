@@ -362,8 +362,10 @@ class Actor(models.TextChoices):
 
 
 class Move(models.Model):
-    """One accepted action. Append-only: rows are never updated; a month after the game's end
-    they are replaced by its MoveArchive (games.services.archive). Read through games.movelog."""
+    """One accepted action. Append-only: rows are never updated; a day after it was logged the
+    row is packed into a MoveChunk of its game (games.services.coldmoves), a month after the
+    game's end the game's chunks and rows into its MoveArchive (games.services.archive). Read
+    through games.movelog."""
 
     # Indexed by move_seq_unique, whose leading column it is.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)

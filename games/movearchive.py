@@ -1,8 +1,9 @@
-"""A finished game's move log packed into one value (issue 25), as games.models.MoveArchive
-stores it.
+"""A game's move log, or a run of it, packed into one value (issue 25), as
+games.models.MoveArchive (a finished game's whole log) and games.models.MoveChunk (an active
+game's moves a day old) store it.
 
-A Move row and its two indexes take 220-240 bytes kept for good; the same move packed with the
-rest of its game takes 10-17. The packed text is a header line of the moves' small columns as
+A Move row and its two indexes take 220-240 bytes; the same move packed with the rest of its
+game takes 10-17, with a day of its moves 12-25. The packed text is a header line of the moves' small columns as
 lists (their `seq` and `created_at` as differences from the move before: 1, 1, 1 ... and a few
 digits), then one line a move of its action and its events as the move log stores them
 (compact JSON, the events without what repeats the move, games.fields.events_packed), all
@@ -50,7 +51,8 @@ def _differences(values: list[int]) -> list[int]:
 
 
 def moves_packed(moves: Sequence[Move]) -> bytes:
-    """The moves (a game's whole log, in seq order) as MoveArchive.packed stores them."""
+    """The moves (a game's whole log, or a run of it, in seq order) as MoveArchive.packed and
+    MoveChunk.packed store them."""
     header = {
         "seq": _differences([move.seq for move in moves]),
         "hand": [move.hand for move in moves],
