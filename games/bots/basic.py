@@ -73,6 +73,7 @@ class Style:
     partner_cards: int = 0  # the partner may go out holding this few: shed points (0: off)
     # Issue 31 (bots9), measuring knobs, off by default:
     initial_left: int = 3  # cards that stay in hand after the initial meld, at least
+    initial_left_below: int = 999  # ... while the minimum is under this (else 3)
     unmelded_keep: float = 0.0  # extra worth of a natural pair or more before a 90+ initial meld
     wild_pickup_min: int = 0  # spend wild cards taking the pile only from this many cards
     unmelded_danger: float = 0.0  # danger weight before a 90+ initial meld (0: danger_weight)
@@ -250,7 +251,9 @@ class BasicPolicy:
         side = t.side_of(seat)
         sh = shape(t, t.hands[seat])
         if not t.melds[side]:
-            return initial_meld(t, seat, sh, minimum(t, side), self.style.initial_left)
+            need = minimum(t, side)
+            left = self.style.initial_left if need < self.style.initial_left_below else 3
+            return initial_meld(t, seat, sh, need, left)
         parts = self.meld_parts(t, seat, sh)
         if not parts:
             return None
@@ -367,9 +370,7 @@ def merge_parts(parts: list[Action]) -> Action:
     return action
 
 
-def initial_meld(
-    t: Table, seat: int, sh: HandShape, need: int, left: int = 3
-) -> Action | None:
+def initial_meld(t: Table, seat: int, sh: HandShape, need: int, left: int = 3) -> Action | None:
     """The cheapest legal first meld reaching ``need`` (fewest wild cards and pairs) that
     leaves ``left`` cards in hand."""
     rules = t.rules
@@ -379,11 +380,11 @@ def initial_meld(
     twos = [c for c in sh.wilds if is_two(c)] if rules.twos_meld else []
     if len(twos) >= 3:
         groups.append(("2", twos))
-    hand_size = len(t.hands[seat])
+    spare = len(t.hands[seat]) - left  # cards the melds may use
     found: list[tuple[float, Action]] = []
     for size in range(1, len(groups) + 1):
         for subset in combinations(groups, size):
-            plan = _initial_plan(t, sh, subset, need, hand_size - left + 3)
+            plan = _initial_plan(t, sh, subset, need, spare)
             if plan is not None:
                 found.append(plan)
     found.sort(key=lambda p: p[0])
@@ -398,7 +399,7 @@ def _initial_plan(
     sh: HandShape,
     subset: tuple[tuple[str, list[Card]], ...],
     need: int,
-    hand_size: int,
+    room: int,
 ) -> tuple[float, Action] | None:
     rules = t.rules
     uses_twos = any(key == "2" for key, _ in subset)
@@ -429,7 +430,7 @@ def _initial_plan(
     if value < need:
         return None
     used = sum(len(m) for m in melds)
-    if hand_size - used < 3:
+    if used > room:
         return None
     wild_count = sum(1 for m in melds for c in m if is_wild(c))
     cost = 30.0 * wild_count + 12.0 * pairs + 2.0 * used
