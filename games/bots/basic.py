@@ -598,6 +598,13 @@ def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BA
     return 8.0 + rules.card_value(card) / 4
 
 
+def _danger_weight(t: Table, seat: int, style: Style) -> float:
+    """How much feeding the next opponent counts (``unmelded_danger`` before a 90+ meld)."""
+    if style.unmelded_danger and minimum(t, t.side_of(seat)) >= 90:
+        return style.unmelded_danger
+    return style.danger_weight
+
+
 def discard_costs(
     t: Table,
     seat: int,
@@ -615,9 +622,7 @@ def discard_costs(
     shed = points_at_risk(t, seat, style)
     opponent = t.side_of(next_seat(t, seat))
     freezing = len(t.discard) + 1 >= style.freeze_at and not pile_frozen(t, opponent)
-    weight = style.danger_weight
-    if style.unmelded_danger and minimum(t, t.side_of(seat)) >= 90:
-        weight = style.unmelded_danger
+    weight = _danger_weight(t, seat, style)
     for card in options:
         cost = keep_value(t, seat, card, sh, style)
         if shed:
