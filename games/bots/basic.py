@@ -71,6 +71,12 @@ class Style:
     shed_with_canasta: bool = False  # lay every meld once the side may go out
     wild_canastas: int = 99  # complete canastas with wild cards while the side has fewer
     partner_cards: int = 0  # the partner may go out holding this few: shed points (0: off)
+    # Issue 31 (bots9), measuring knobs, off by default:
+    initial_left: int = 3  # cards that stay in hand after the initial meld, at least
+    initial_left_below: int = 999  # ... while the minimum is under this (else 3)
+    unmelded_keep: float = 0.0  # extra worth of a natural pair or more before a 90+ initial meld
+    wild_pickup_min: int = 0  # spend wild cards taking the pile only from this many cards
+    unmelded_danger: float = 0.0  # danger weight before a 90+ initial meld (0: danger_weight)
 
 
 BASIC_STYLE = Style()
@@ -178,10 +184,11 @@ class BasicPolicy:
     def takes_pile(self, t: Table, seat: int, pickup: Action) -> bool:
         if not t.stock:
             return True  # a draw would end the hand
-        if len(t.discard) >= self.style.take_min_pile:
-            return True
         used = list(pickup.get("cards") or []) + [c for m in pickup.get("melds", []) for c in m]
-        return not any(is_wild(c) for c in used) and not pickup.get("melds")
+        wilds = any(is_wild(c) for c in used)
+        if len(t.discard) >= self.style.take_min_pile:
+            return not wilds or len(t.discard) >= self.style.wild_pickup_min
+        return not wilds and not pickup.get("melds")
 
     # --- play -------------------------------------------------------------------
 
@@ -244,7 +251,9 @@ class BasicPolicy:
         side = t.side_of(seat)
         sh = shape(t, t.hands[seat])
         if not t.melds[side]:
-            return initial_meld(t, seat, sh, minimum(t, side))
+            need = minimum(t, side)
+            left = self.style.initial_left if need < self.style.initial_left_below else 3
+            return initial_meld(t, seat, sh, need, left)
         parts = self.meld_parts(t, seat, sh)
         if not parts:
             return None
@@ -361,8 +370,9 @@ def merge_parts(parts: list[Action]) -> Action:
     return action
 
 
-def initial_meld(t: Table, seat: int, sh: HandShape, need: int) -> Action | None:
-    """The cheapest legal first meld reaching ``need`` (fewest wild cards and pairs)."""
+def initial_meld(t: Table, seat: int, sh: HandShape, need: int, left: int = 3) -> Action | None:
+    """The cheapest legal first meld reaching ``need`` (fewest wild cards and pairs) that
+    leaves ``left`` cards in hand."""
     rules = t.rules
     groups = [(r, cs) for r, cs in sh.groups.items() if len(cs) >= 2]
     groups.sort(key=lambda g: (-len(g[1]), -rules.card_value(g[1][0]), g[0]))
@@ -370,11 +380,11 @@ def initial_meld(t: Table, seat: int, sh: HandShape, need: int) -> Action | None
     twos = [c for c in sh.wilds if is_two(c)] if rules.twos_meld else []
     if len(twos) >= 3:
         groups.append(("2", twos))
-    hand_size = len(t.hands[seat])
+    spare = len(t.hands[seat]) - left  # cards the melds may use
     found: list[tuple[float, Action]] = []
     for size in range(1, len(groups) + 1):
         for subset in combinations(groups, size):
-            plan = _initial_plan(t, sh, subset, need, hand_size)
+            plan = _initial_plan(t, sh, subset, need, spare)
             if plan is not None:
                 found.append(plan)
     found.sort(key=lambda p: p[0])
@@ -389,7 +399,7 @@ def _initial_plan(
     sh: HandShape,
     subset: tuple[tuple[str, list[Card]], ...],
     need: int,
-    hand_size: int,
+    room: int,
 ) -> tuple[float, Action] | None:
     rules = t.rules
     uses_twos = any(key == "2" for key, _ in subset)
@@ -420,7 +430,7 @@ def _initial_plan(
     if value < need:
         return None
     used = sum(len(m) for m in melds)
-    if hand_size - used < 3:
+    if used > room:
         return None
     wild_count = sum(1 for m in melds for c in m if is_wild(c))
     cost = 30.0 * wild_count + 12.0 * pairs + 2.0 * used
@@ -579,11 +589,20 @@ def keep_value(t: Table, seat: int, card: Card, sh: HandShape, style: Style = BA
     n = len(sh.groups.get(rank, []))
     if rank in melds:
         return 35.0
+    if n >= 2 and style.unmelded_keep and not melds and minimum(t, t.side_of(seat)) >= 90:
+        return (70.0 if n >= 3 else 50.0) + style.unmelded_keep
     if n >= 3:
         return 70.0
     if n == 2:
         return 50.0
     return 8.0 + rules.card_value(card) / 4
+
+
+def _danger_weight(t: Table, seat: int, style: Style) -> float:
+    """How much feeding the next opponent counts (``unmelded_danger`` before a 90+ meld)."""
+    if style.unmelded_danger and minimum(t, t.side_of(seat)) >= 90:
+        return style.unmelded_danger
+    return style.danger_weight
 
 
 def discard_costs(
@@ -603,6 +622,7 @@ def discard_costs(
     shed = points_at_risk(t, seat, style)
     opponent = t.side_of(next_seat(t, seat))
     freezing = len(t.discard) + 1 >= style.freeze_at and not pile_frozen(t, opponent)
+    weight = _danger_weight(t, seat, style)
     for card in options:
         cost = keep_value(t, seat, card, sh, style)
         if shed:
@@ -611,7 +631,7 @@ def discard_costs(
             chance = danger(t, seat, card, memory, counts)
         else:
             chance = take_chance(t, seat, card, memory, counts, style.infer)
-        cost += style.danger_weight * chance * worth
+        cost += weight * chance * worth
         if freezing and is_wild(card) and t.rules.freezes_pile(card, t.settings):
             cost -= worth  # freezing a big pile against the opponents
         costs[card] = cost

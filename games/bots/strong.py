@@ -90,6 +90,9 @@ VARIANT_STYLES: dict[str, Style] = {
     "classic": replace(STRONG_STYLE, keep_cards=7),
     # With a canasta, laying its melds and shedding points once the partner holds 3 cards or
     # fewer (it may go out and catch them): issue 31, docs/bots.md.
+    # Not kept (issue 31, bots9): laying the initial meld only while 7 cards stay in hand
+    # under the 120 minimum (`initial_left` 7, `initial_left_below` 120) gained in screening
+    # but not on fresh seeds, +3.5 (-4.1 to 11.1) over 6,000 paired deals (docs/bots.md).
     "classic-4": replace(STRONG_STYLE, keep_cards=7, danger_weight=4.0, partner_cards=3),
     # Tiles holding 7: +26.9 (12.1 to 41.6) over 2,000 paired deals, seeds 7-14 (weight 1);
     # holding 7, weighing feeding the pile twice: +34.1 (19.3 to 48.9) more, 3,000, seeds 7-18.
