@@ -38,7 +38,7 @@ from typing import Any
 
 from games.engine import EngineError, Table, apply, find_going_out, legal_actions, score_hand
 
-from .analysis import legal_discards
+from .analysis import canasta_count, legal_discards, opponents
 from .basic import BASIC_STYLE, BasicPolicy, Style, discard_costs, pickup_preference
 from .belief import Belief, load_belief
 from .memory import BotMemory
@@ -72,6 +72,12 @@ class Budget:
     # (docs/bots.md#match-aware-look-ahead-issue-31).
     match_aware: bool = False
     hand_spread: float = 1.2  # spread of a hand's score difference, in average hand scores
+    # Racing or holding (issue 31): once an opponent whose side may go out holds this few
+    # cards, a play decision compares the style with a racing one (new melds while
+    # `race_keep` cards stay, discards shedding points), each side's rest of the hand played
+    # in its style on the same deals. 0: off.
+    race_cards: int = 0
+    race_keep: int = 3
 
 
 STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
@@ -158,9 +164,31 @@ class StrongBot:
             short = self.short_candidates(base, memory, default)
             if len(short) > 1:
                 return short[self.short_search(sampler, short, rng, _bias(memory))]
+        if len(candidates) == 1 and self.racing(base):
+            race = self.race_policy()
+            other = race.act(base, memory)
+            if other != default:
+                pair, policies = [default, other], [self.policy, race]
+                return pair[self.search(sampler, pair, rng, _bias(memory), policies)]
         if len(candidates) == 1:
             return default
         return candidates[self.search(sampler, candidates, rng, _bias(memory))]
+
+    def racing(self, t: Table) -> bool:
+        """Is the hand near its end: an opponent whose side may go out holds few cards?"""
+        if not self.budget.race_cards or t.phase != "play" or t.go_out is not None:
+            return False
+        need = t.rules.canastas_needed(t.players)
+        return any(
+            canasta_count(t, t.side_of(s)) >= need and len(t.hands[s]) <= self.budget.race_cards
+            for s in opponents(t, t.turn)
+        )
+
+    def race_policy(self) -> BasicPolicy:
+        """The style racing to go out: new melds while few cards stay, shedding points."""
+        b, style = self.budget, self.policy.style
+        race = replace(style, keep_cards=b.race_keep, endgame_cards=b.race_cards)
+        return BasicPolicy(race, self.policy.danger)
 
     # --- candidates -------------------------------------------------------------------
 
@@ -260,11 +288,14 @@ class StrongBot:
         candidates: list[Action],
         rng: random.Random,
         bias: Bias | None = None,
+        policies: list[BasicPolicy] | None = None,
     ) -> int:
-        """Index of the candidate to play (0, the heuristic's, unless another clearly wins)."""
+        """Index of the candidate to play (0, the heuristic's, unless another clearly wins);
+        ``policies``: the side's policy for the rest of the hand after each candidate."""
         budget = self.budget
         side = sampler.base.side_of(sampler.base.turn)
         odds = MatchOdds.of(sampler.base, budget.hand_spread) if budget.match_aware else None
+        own = policies or [self.policy] * len(candidates)
         values: list[list[float]] = [[] for _ in candidates]
         work = 0
         for k in range(budget.samples):
@@ -273,7 +304,7 @@ class StrongBot:
             except NoConsistentDeal:
                 break  # the heuristic's choice stands unless deals already showed better
             for i, action in enumerate(candidates):
-                value, steps = self.rollout(deal, action, side, odds)
+                value, steps = self.rollout(deal, action, side, odds, own[i])
                 values[i].append(value)
                 work += steps
             if work >= budget.work or (k + 1 >= budget.min_samples and _settled(values, budget)):
@@ -286,12 +317,18 @@ class StrongBot:
         return best
 
     def rollout(
-        self, deal: Table, action: Action, side: int, odds: MatchOdds | None = None
+        self,
+        deal: Table,
+        action: Action,
+        side: int,
+        odds: MatchOdds | None = None,
+        own: BasicPolicy | None = None,
     ) -> tuple[float, int]:
         t = apply(deal, deal.turn, action).table
         steps = 1
+        mine = own or self.policy
         while not t.over and steps < self.budget.horizon:
-            policy = self.policy if t.side_of(t.turn) == side else self.opponent_policy
+            policy = mine if t.side_of(t.turn) == side else self.opponent_policy
             t = apply(t, t.turn, policy.act(t)).table
             steps += 1
         if odds is not None:
