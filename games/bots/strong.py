@@ -78,6 +78,10 @@ class Budget:
     # in its style on the same deals. 0: off.
     race_cards: int = 0
     race_keep: int = 3
+    race_pickups: bool = False  # near the end too: take the pile or draw, looked ahead
+    race_wilds: int = (
+        0  # the racing style lays wild cards on melds from this many held (0: as the style)
+    )
 
 
 STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
@@ -165,29 +169,49 @@ class StrongBot:
             if len(short) > 1:
                 return short[self.short_search(sampler, short, rng, _bias(memory))]
         if len(candidates) == 1 and self.racing(base):
-            race = self.race_policy()
-            other = race.act(base, memory)
-            if other != default:
-                pair, policies = [default, other], [self.policy, race]
-                return pair[self.search(sampler, pair, rng, _bias(memory), policies)]
+            return self.race(sampler, memory, default, rng)
         if len(candidates) == 1:
             return default
         return candidates[self.search(sampler, candidates, rng, _bias(memory))]
 
     def racing(self, t: Table) -> bool:
         """Is the hand near its end: an opponent whose side may go out holds few cards?"""
-        if not self.budget.race_cards or t.phase != "play" or t.go_out is not None:
+        b = self.budget
+        phases = ("play", "draw") if b.race_pickups else ("play",)
+        if not b.race_cards or t.phase not in phases or t.go_out is not None:
             return False
         need = t.rules.canastas_needed(t.players)
         return any(
-            canasta_count(t, t.side_of(s)) >= need and len(t.hands[s]) <= self.budget.race_cards
+            canasta_count(t, t.side_of(s)) >= need and len(t.hands[s]) <= b.race_cards
             for s in opponents(t, t.turn)
         )
+
+    def race(
+        self, sampler: Sampler, memory: BotMemory | None, default: Action, rng: random.Random
+    ) -> Action:
+        """Near the end of the hand: the style's choice or the racing one (play), taking the
+        pile or drawing (draw), whichever does clearly better played out on the same deals."""
+        t = sampler.base
+        policies: list[BasicPolicy] | None = None
+        if t.phase == "draw":
+            legal = legal_actions(t, t.turn)
+            if not (legal.pickups and legal.draw):
+                return default
+            best = max(legal.pickups, key=lambda a: pickup_preference(t, a))
+            pair = [default, {"type": "draw"} if default["type"] != "draw" else best]
+        else:
+            race = self.race_policy()
+            pair, policies = [default, race.act(t, memory)], [self.policy, race]
+        if pair[1] == pair[0]:
+            return default
+        return pair[self.search(sampler, pair, rng, _bias(memory), policies)]
 
     def race_policy(self) -> BasicPolicy:
         """The style racing to go out: new melds while few cards stay, shedding points."""
         b, style = self.budget, self.policy.style
         race = replace(style, keep_cards=b.race_keep, endgame_cards=b.race_cards)
+        if b.race_wilds:
+            race = replace(race, dump_wilds_at=b.race_wilds)
         return BasicPolicy(race, self.policy.danger)
 
     # --- candidates -------------------------------------------------------------------
