@@ -175,12 +175,15 @@ class StrongBot:
         return candidates[self.search(sampler, candidates, rng, _bias(memory))]
 
     def racing(self, t: Table) -> bool:
-        """Is the hand near its end: an opponent whose side may go out holds few cards?"""
+        """Is the hand near its end: an opponent whose side may go out holds few cards (or,
+        with `race_own`, this side may go out and this seat holds few)?"""
         b = self.budget
         phases = ("play", "draw") if b.race_pickups else ("play",)
-        if not b.race_cards or t.phase not in phases or t.go_out is not None:
+        if not (b.race_cards or b.race_own) or t.phase not in phases or t.go_out is not None:
             return False
         need = t.rules.canastas_needed(t.players)
+        if canasta_count(t, t.side_of(t.turn)) >= need and len(t.hands[t.turn]) <= b.race_own:
+            return True
         return any(
             canasta_count(t, t.side_of(s)) >= need and len(t.hands[s]) <= b.race_cards
             for s in opponents(t, t.turn)
@@ -212,6 +215,8 @@ class StrongBot:
         race = replace(style, keep_cards=b.race_keep, endgame_cards=b.race_cards)
         if b.race_wilds:
             race = replace(race, dump_wilds_at=b.race_wilds)
+        if b.race_own:
+            race = replace(race, shed_with_canasta=True, partner_cards=99)
         return BasicPolicy(race, self.policy.danger)
 
     # --- candidates -------------------------------------------------------------------
