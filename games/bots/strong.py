@@ -181,6 +181,8 @@ class StrongBot:
         phases = ("play", "draw") if b.race_pickups else ("play",)
         if not (b.race_cards or b.race_own) or t.phase not in phases or t.go_out is not None:
             return False
+        if len(t.stock) < b.race_stock:
+            return True
         need = t.rules.canastas_needed(t.players)
         if canasta_count(t, t.side_of(t.turn)) >= need and len(t.hands[t.turn]) <= b.race_own:
             return True
