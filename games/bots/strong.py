@@ -79,9 +79,9 @@ class Budget:
     race_cards: int = 0
     race_keep: int = 3
     race_pickups: bool = False  # near the end too: take the pile or draw, looked ahead
-    race_wilds: int = (
-        0  # the racing style lays wild cards on melds from this many held (0: as the style)
-    )
+    race_wilds: int = 0  # the racing style lays wild cards on melds from this many held
+    race_own: int = 0  # also once this side may go out and this seat holds this few (0: off)
+    race_stock: int = 0  # also once the stock holds fewer cards than this (0: off)
 
 
 STRONG_STYLE = Style(danger_weight=3.0, infer=True, freeze_at=10)
