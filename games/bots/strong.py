@@ -72,15 +72,18 @@ class Budget:
     # (docs/bots.md#match-aware-look-ahead-issue-31).
     match_aware: bool = False
     hand_spread: float = 1.2  # spread of a hand's score difference, in average hand scores
-    # Racing or holding (issue 31): once an opponent whose side may go out holds this few
-    # cards, a play decision compares the style with a racing one (new melds while
-    # `race_keep` cards stay, discards shedding points), each side's rest of the hand played
-    # in its style on the same deals. 0: off.
-    race_cards: int = 0
+    # Racing or holding (issue 31): near the end of the hand (an opponent whose side may go
+    # out holds `race_cards` cards or fewer, or this side may go out and this seat holds
+    # `race_own` or fewer), a play decision compares the style's choice with a racing style's
+    # (new melds while `race_keep` cards stay, every meld laid, discards shedding points), each
+    # followed by the rest of the hand in its style on the same deals; with `race_pickups`,
+    # taking the pile or drawing too (the opponents' trigger only). Where: `racing`.
+    racing: tuple[str, ...] = ("classic-4",)  # "variant-players"
+    race_cards: int = 3
+    race_own: int = 0
     race_keep: int = 3
-    race_pickups: bool = False  # near the end too: take the pile or draw, looked ahead
-    race_wilds: int = 0  # the racing style lays wild cards on melds from this many held
-    race_own: int = 0  # also once this side may go out and this seat holds this few (0: off)
+    race_pickups: bool = True
+    race_wilds: int = 0  # the racing style lays wild cards on melds from this many held (0: no)
     race_stock: int = 0  # also once the stock holds fewer cards than this (0: off)
 
 
@@ -175,16 +178,22 @@ class StrongBot:
         return candidates[self.search(sampler, candidates, rng, _bias(memory))]
 
     def racing(self, t: Table) -> bool:
-        """Is the hand near its end: an opponent whose side may go out holds few cards (or,
-        with `race_own`, this side may go out and this seat holds few)?"""
+        """Is the hand near its end: an opponent whose side may go out holds few cards, or (in
+        play) this side may go out and this seat holds few?"""
         b = self.budget
         phases = ("play", "draw") if b.race_pickups else ("play",)
-        if not (b.race_cards or b.race_own) or t.phase not in phases or t.go_out is not None:
+        if (
+            f"{t.variant}-{t.players}" not in b.racing
+            or t.phase not in phases
+            or t.go_out is not None
+        ):
             return False
-        if len(t.stock) < b.race_stock:
-            return True
         need = t.rules.canastas_needed(t.players)
-        if canasta_count(t, t.side_of(t.turn)) >= need and len(t.hands[t.turn]) <= b.race_own:
+        if len(t.stock) < b.race_stock or (
+            t.phase == "play"
+            and canasta_count(t, t.side_of(t.turn)) >= need
+            and len(t.hands[t.turn]) <= b.race_own
+        ):
             return True
         return any(
             canasta_count(t, t.side_of(s)) >= need and len(t.hands[s]) <= b.race_cards
