@@ -23,6 +23,10 @@ candidate out to the end of the hand on every deal (its own side in the
 strong style, the others as `basic`), and leaves the heuristic's choice only
 when another candidate scores better for its side by a clear margin. The same deals serve every candidate (common random numbers),
 so the comparison is between decisions, not between lucky and unlucky deals.
+In four-player classic, once an opponent whose side may go out holds 3 cards or fewer,
+it also weighs its style's play against a racing style's (every triple laid, points
+shed), each followed by the rest of the hand in its style, and taking the pile against
+drawing (`Budget.racing`: +4.0 points a hand on fresh duplicate deals, docs/bots.md).
 
 Thinking is budgeted in simulated actions, not seconds, so that a seed replays
 the same game on any machine; the budget keeps a decision well under 1 s on
