@@ -191,7 +191,8 @@ def main() -> None:
         clones = (round_ * args.clones + 1, (round_ + 1) * args.clones)
         finished.append(_finished_figures(name, players, keys, (target, moves), clones))
     print(
-        f"\nsummary: active {active:,.0f} B/move (target 600), after 24 h {day:,.0f} B/move; "
+        f"\nsummary: active, every move within the last day {active:,.0f} B/move (with the "
+        f"day's idempotency records, kept 24 h); a day later {day:,.0f} B/move (target 600); "
         + "; ".join(
             f"{name} {after / 1024:,.1f} KB/game (without the archive {before / 1024:,.1f}, "
             f"ratio {after / before:.2f})"
