@@ -82,12 +82,12 @@ def _packed(
     if not (latest_first and limit):
         ordered = chunks.order_by("first_seq")
         return [move for chunk in ordered for move in moves_unpacked(game.pk, chunk.packed)]
-    newest: list[list[Move]] = []
+    newest: list[Move] = []
     for chunk in chunks.order_by("-first_seq"):
-        newest.insert(0, moves_unpacked(game.pk, chunk.packed))
-        if sum(_matches(move, filters) for part in newest for move in part) >= limit:
+        newest[:0] = moves_unpacked(game.pk, chunk.packed)
+        if sum(_matches(move, filters) for move in newest) >= limit:
             break
-    return [move for part in newest for move in part]
+    return newest
 
 
 def _merged(packed: list[Move], rows: list[Move]) -> list[Move]:

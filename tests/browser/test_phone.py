@@ -192,6 +192,18 @@ def test_the_table_stays_in_view_while_choosing(
         _axe(page)
 
 
+def _every_card_in_reach(page: Any) -> int:
+    """No card scrolls inside the dock, and each one scrolled into view is a whole target;
+    returns how many cards the hand shows."""
+    hand = page.locator("#move-form .hand")
+    assert hand.evaluate("h => h.scrollHeight <= h.clientHeight + 1")  # no scroll inside
+    cards = page.locator("#move-form label.pick")
+    for i in range(cards.count()):
+        cards.nth(i).evaluate("el => el.scrollIntoView({block: 'center'})")
+        _tappable(page, cards.nth(i))
+    return cards.count()
+
+
 # After taking a big pile: 23 cards, more rows than the dock holds on a phone.
 LONG_HAND = [
     "KH", "KS", "7D", "7C", "5S", "JK", "2C", "4H", "9H", "9D", "6S", "3C",
@@ -221,13 +233,7 @@ def test_a_long_hand_shows_every_card_with_the_buttons_in_reach(
         _above_dock(page, page.locator(target))
     buttons = page.locator("#actions button, #actions select")
     _tappable(page, buttons)  # in reach before any scrolling
-    hand = page.locator("#move-form .hand")
-    assert hand.evaluate("h => h.scrollHeight <= h.clientHeight + 1")  # no scroll inside
-    cards = page.locator("#move-form label.pick")
-    assert cards.count() == len(LONG_HAND)
-    for i in range(cards.count()):
-        cards.nth(i).evaluate("el => el.scrollIntoView({block: 'center'})")
-        _tappable(page, cards.nth(i))
+    assert _every_card_in_reach(page) == len(LONG_HAND)
     _tappable(page, buttons)  # still at the bottom edge with the hand scrolled
     screenshot(page, f"phone-long-hand-{lang}-scrolled", full_page=False)
     # Melding shortens the hand: the dock holds the bottom edge again once it fits.
@@ -269,16 +275,10 @@ def test_without_javascript_a_long_hand_is_not_cut_either(
         assert form.evaluate("f => getComputedStyle(f).position") == (
             "static" if long else "sticky"
         )
-        hand = page.locator("#move-form .hand")
-        assert hand.evaluate("h => h.scrollHeight <= h.clientHeight + 1")  # no scroll inside
         for target in ("#stock", "#pile", ".side .meld"):  # the table, not under the dock
             _above_dock(page, page.locator(target))
-        buttons = page.locator("#actions button, #actions select")
-        _tappable(page, buttons)
-        cards = page.locator("#move-form label.pick")
-        for i in range(cards.count()):
-            cards.nth(i).evaluate("el => el.scrollIntoView({block: 'center'})")
-            _tappable(page, cards.nth(i))
+        _tappable(page, page.locator("#actions button, #actions select"))
+        _every_card_in_reach(page)
         screenshot(page, f"phone-no-js-{'long' if long else 'fit'}-{size}", full_page=False)
 
 

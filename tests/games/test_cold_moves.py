@@ -6,13 +6,10 @@ moves; the archive takes the chunks; going back unpacks them."""
 from __future__ import annotations
 
 import random
-import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils import timezone
 
 from clients.payloads import event_entry
@@ -27,8 +24,15 @@ from games.services.retention import Budget
 from mailplay.models import ReplyToken
 from mailplay.services.turns import reply_is_current
 from notifications.payloads import turn_chat, turn_chat_news
-from tests.game_fixtures import PASSWORD, current_table, play_random, user_at
-from tests.games.test_move_archive import _ended_games, _fields, _game, _readers
+from tests.game_fixtures import current_table, play_random, user_at
+from tests.games.test_move_archive import (
+    _ended_games,
+    _fields,
+    _game,
+    _readers,
+    assert_no_private_draws,
+    operator_page,
+)
 from tests.migrations import migrate_latest, migrate_to
 
 
@@ -209,12 +213,6 @@ def test_the_operators_page_shows_a_chunks_moves_as_a_spectator_sees_them(played
     _aged(played, 30)
     moves_pack_cold(budget=Budget())
     chunk = MoveChunk.objects.get(game=played)
-    get_user_model().objects.create_superuser("operator", "op@example.org", PASSWORD)
-    client = Client()
-    client.login(username="operator", password=PASSWORD)
-    page = client.get(f"/admin/games/movechunk/{chunk.pk}/change/")
-    assert page.status_code == 200
-    text = page.content.decode().replace("&quot;", '"')
+    _, text = operator_page(f"/admin/games/movechunk/{chunk.pk}/change/")
     assert text.count("<tr><td>") == 30
-    draws = re.findall(r'\{"type":"draw",[^}]*\}', text)
-    assert draws and all('"cards"' not in draw for draw in draws), draws[:3]
+    assert_no_private_draws(text)

@@ -331,21 +331,30 @@ def test_a_deleted_account_leaves_the_archived_record_readable(
     assert record_export(game=game)["seats"][1]["name"] != "carol"
 
 
+def operator_page(url: str) -> tuple[Client, str]:
+    """An admin page as an operator reads it (signed in), its text with quotes unescaped."""
+    get_user_model().objects.create_superuser("operator", "op@example.org", PASSWORD)
+    client = Client()
+    client.login(username="operator", password=PASSWORD)
+    page = client.get(url)
+    assert page.status_code == 200
+    return client, page.content.decode().replace("&quot;", '"')
+
+
+def assert_no_private_draws(text: str) -> None:
+    """The page shows draws, and none with the cards drawn: events as a spectator sees them."""
+    draws = re.findall(r'\{"type":"draw",[^}]*\}', text)
+    assert draws and all('"cards"' not in draw for draw in draws), draws[:3]
+
+
 def test_the_operators_page_shows_an_archived_log_as_the_move_page_did(finished: Any) -> None:
     """The Move rows are gone from the admin's Move page once packed: the archive's page shows
     every move, its events as a spectator sees them (no card a player held in secret)."""
     moves = game_moves(finished)
     assert any("cards" in e for m in moves for e in m.events if e["type"] == "draw")
     _archived(finished)
-    get_user_model().objects.create_superuser("operator", "op@example.org", PASSWORD)
-    client = Client()
-    client.login(username="operator", password=PASSWORD)
-    page = client.get(f"/admin/games/movearchive/{finished.pk}/change/")
-    assert page.status_code == 200
-    text = page.content.decode()
+    client, text = operator_page(f"/admin/games/movearchive/{finished.pk}/change/")
     assert text.count("<tr><td>") == len(moves)
-    shown = text.replace("&quot;", '"')
-    draws = re.findall(r'\{"type":"draw",[^}]*\}', shown)
-    assert draws and all('"cards"' not in draw for draw in draws), draws[:3]
+    assert_no_private_draws(text)
     listing = client.get("/admin/games/movearchive/", {"q": str(finished.pk)})
     assert listing.status_code == 200 and str(len(moves)) in listing.content.decode()
