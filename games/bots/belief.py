@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.engine import Table
+from games.engine import Table, minimum
 
 from .analysis import next_seat, p_at_least, unseen_rank_counts
 from .basic import pile_closed_after, take_chance
@@ -63,6 +63,8 @@ DANGER_FEATURES = (
     "turns",
     "frozen_pair",
     "open_one_wild",
+    "their_need",
+    "frozen_pair_need",
 )
 HOLDING_FEATURES = (
     "bias",
@@ -79,6 +81,7 @@ HOLDING_FEATURES = (
     "hand_size",
     "took_pile",
     "turns",
+    "their_need",
 )
 
 
@@ -124,6 +127,12 @@ def _seen(
     return _Seen(known_rank, known_wild, hidden, copies, pool, shown, since, discarded, took, turns)
 
 
+def _need(t: Table, side: int) -> float:
+    """The side's initial-meld minimum (0 once it has melded), 120 counting 1: a side that
+    must meld 120 takes a frozen pile far less often than one that needs 50."""
+    return minimum(t, side) / 120
+
+
 def danger_features(
     t: Table, seat: int, card: Card, memory: BotMemory | None, counts: tuple[Any, int]
 ) -> list[float] | float:
@@ -152,6 +161,7 @@ def danger_features(
     p_one = 1.0 if s.known_rank >= 1 else p_at_least(1, s.copies, s.hidden, pool)
     p_wild = 1.0 if s.known_wild else p_at_least(1, ranks.get("W", 0), s.hidden, pool)
     formula = take_chance(t, seat, card, memory, counts, infer=True)
+    need = _need(t, opp)
     return [
         1.0,
         formula,
@@ -176,6 +186,8 @@ def danger_features(
         min(s.turns, 30) / 30,
         p_pair if frozen else 0.0,
         0.0 if frozen else p_one * p_wild,
+        need,
+        p_pair * need if frozen else 0.0,
     ]
 
 
@@ -200,6 +212,7 @@ def holding_features(
         min(len(t.hands[other]), 15) / 15,
         float(s.took),
         min(s.turns, 30) / 30,
+        _need(t, t.side_of(other)),
     ]
 
 
@@ -213,6 +226,11 @@ class Belief:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         self.models: dict[str, dict[str, list[float]]] = data["variants"]
+        # A file names the features it was fitted on, so a file fitted before features were
+        # added still predicts as it was fitted (the others are left out, not zero-weighted).
+        named = data.get("features", {})
+        self._danger = _positions(named.get("danger", DANGER_FEATURES), DANGER_FEATURES)
+        self._holding = _positions(named.get("holding", HOLDING_FEATURES), HOLDING_FEATURES)
 
     def covers(self, variant: str) -> bool:
         return variant in self.models
@@ -224,17 +242,33 @@ class Belief:
         features = danger_features(t, seat, card, memory, counts)
         if isinstance(features, float):
             return features
-        return predict(self.models[t.rules.name]["danger"], features)
+        return predict(self.models[t.rules.name]["danger"], _pick(features, self._danger))
 
     def holding(
         self, t: Table, other: int, rank: str, memory: BotMemory | None
     ) -> tuple[float, float]:
         """Chances that ``other`` holds at least one and at least two cards of ``rank``."""
         counts = unseen_rank_counts(t, t.turn)
-        features = holding_features(t, other, rank, memory, counts)
+        features = _pick(holding_features(t, other, rank, memory, counts), self._holding)
         model = self.models[t.rules.name]
         one = predict(model["one"], features)
         return one, min(one, predict(model["pair"], features))
+
+
+def _positions(
+    names: list[str] | tuple[str, ...], known: tuple[str, ...]
+) -> tuple[int, ...] | None:
+    """Where a file's features sit among today's; None when they are today's, in order."""
+    if tuple(names) == known:
+        return None
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"the belief file names features this code lacks: {unknown}")
+    return tuple(known.index(n) for n in names)
+
+
+def _pick(features: list[float], positions: tuple[int, ...] | None) -> list[float]:
+    return features if positions is None else [features[i] for i in positions]
 
 
 @cache

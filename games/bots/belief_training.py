@@ -53,6 +53,15 @@ VARIANT_PLAYERS: dict[str, tuple[int, ...]] = {
     "tiles": (4,),
 }
 Row = tuple[list[float], int]
+# The match scores a side is dealt at, one drawn per side and hand: every initial-meld
+# minimum of the variant is met in training (a side needing 120 takes a frozen pile far less
+# often than one needing 50), with the first hand's (score 0) as often as the others together.
+MATCH_SCORES: dict[str, tuple[int, ...]] = {
+    "classic": (0, 0, 0, -200, 1500, 3000),
+    "family": (0, 0, 0, -200, 1500, 3000),
+    "party": (0, 0, 1500, 3000),
+    "tiles": (0, 0, 0, 1500, 3000, 7000),
+}
 
 
 @dataclass(frozen=True)
@@ -99,9 +108,11 @@ def collect(config: TrainingConfig) -> TrainingData:
             sides = get_rules(variant).sides(players)
             side_levels = [master.choice(levels) for _ in range(sides)]
             seat_levels = [side_levels[s % sides] for s in range(players)]
+            scores = [master.choice(MATCH_SCORES[variant]) for _ in range(sides)]
             seed = master.getrandbits(256).to_bytes(32, "big").hex()
             rng = random.Random(master.getrandbits(64))
-            _play_hand(data, variant, players, seed, seat_levels, config, rng)
+            hand = _Hand(variant, players, seed, scores)
+            _play_hand(data, hand, seat_levels, config, rng)
     for variant in config.variants:
         _subsample(data, variant, config.max_rows, random.Random(config.seed + 1))
     return data
@@ -121,16 +132,25 @@ def _subsample(data: TrainingData, variant: str, cap: int, rng: random.Random) -
         data.baseline_pair[variant] = [data.baseline_pair[variant][i] for i in keep]
 
 
+@dataclass(frozen=True)
+class _Hand:
+    """One training hand: the deal and each side's match score."""
+
+    variant: str
+    players: int
+    seed: str
+    scores: list[int]
+
+
 def _play_hand(
     data: TrainingData,
-    variant: str,
-    players: int,
-    seed: str,
+    hand: _Hand,
     levels: list[str],
     config: TrainingConfig,
     rng: random.Random,
 ) -> None:
-    table = deal(variant, players, seed)
+    players = hand.players
+    table = deal(hand.variant, players, hand.seed, scores=hand.scores)
     bots = [_bot(level, config) for level in levels]
     memories = [BotMemory(seat=s, players=players) for s in range(players)]
     while not table.over:

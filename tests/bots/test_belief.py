@@ -20,10 +20,10 @@ from games.bots.belief import (
     load_belief,
     predict,
 )
-from games.bots.belief_training import brier, fit_logistic
+from games.bots.belief_training import MATCH_SCORES, TrainingConfig, brier, collect, fit_logistic
 from games.bots.sampling import Sampler
 from games.bots.strong import StrongBot
-from games.engine import player_view
+from games.engine import deal, player_view
 
 from .helpers import CONFIG_IDS, CONFIGS, random_position
 
@@ -58,6 +58,60 @@ def test_the_rules_settle_blocking_cards_without_the_model():
         assert danger_features(t, t.turn, card, memories[t.turn], counts) == 0.0
     features = danger_features(t, t.turn, "7H", memories[t.turn], counts)
     assert isinstance(features, list) and len(features) == len(DANGER_FEATURES)
+
+
+def test_the_danger_knows_what_the_next_side_must_meld_first():
+    # The next side's initial-meld minimum is a feature (a side that needs 120 takes a frozen
+    # pile far less often than one that needs 50), 0 once it has melded.
+    need = DANGER_FEATURES.index("their_need")
+    for score, expected in ((0, 50), (1500, 90), (3000, 120), (-100, 15)):
+        t = deal("classic", 4, "5" * 64, scores=[score, score])
+        seat = t.turn
+        for card in t.hands[seat]:
+            features = danger_features(t, seat, card, None, unseen_rank_counts(t, seat))
+            if isinstance(features, list):
+                assert features[need] == pytest.approx(expected / 120)
+                break
+        else:
+            pytest.fail("no natural card to ask about")
+
+
+def test_a_model_fitted_on_fewer_features_predicts_as_it_was_fitted():
+    # A file written before features were added leaves them out; it does not zero-weight
+    # them into a different model, and a feature this code lacks is refused.
+    t, memories = random_position("classic", 4, {}, "4" * 64, 6, 50)
+    seat, memory = t.turn, memories[t.turn]
+    counts = unseen_rank_counts(t, seat)
+    card = next(c for c in t.hands[seat] if c[0] in NATURAL and c[0] != "3")
+    kept = [n for n in DANGER_FEATURES if n not in ("their_need", "frozen_pair_need")]
+    weights = [0.1 * (k + 1) for k in range(len(kept))]
+    old = Belief(
+        {
+            "features": {"danger": kept, "holding": list(HOLDING_FEATURES)},
+            "variants": {"classic": {"danger": weights, "one": [], "pair": []}},
+        }
+    )
+    features = danger_features(t, seat, card, memory, counts)
+    assert isinstance(features, list)
+    by_name = dict(zip(DANGER_FEATURES, features, strict=True))
+    assert old.danger(t, seat, card, memory, counts) == pytest.approx(
+        predict(weights, [by_name[n] for n in kept])
+    )
+    with pytest.raises(ValueError, match="lacks"):
+        Belief({"features": {"danger": ["mystery"], "holding": []}, "variants": {}})
+
+
+def test_training_deals_hands_at_every_initial_meld_minimum(monkeypatch):
+    # Hands are dealt at match scores spread over the variant's minimums, drawn per side.
+    dealt: list[list[int]] = []
+    monkeypatch.setattr(
+        "games.bots.belief_training._play_hand",
+        lambda data, hand, levels, config, rng: dealt.append(hand.scores),
+    )
+    collect(TrainingConfig(seed=2, hands=40, variants=("classic",)))
+    assert len(dealt) == 40
+    assert {score for scores in dealt for score in scores} == set(MATCH_SCORES["classic"])
+    assert any(len(set(scores)) > 1 for scores in dealt)
 
 
 def test_newtons_method_recovers_the_weights_of_a_logistic_model():
